@@ -1,0 +1,59 @@
+"""The structured goal: what a designer's request asks for, before any number is applied.
+
+A Requirement Agent (offline parser or a model) produces this; a deterministic applier
+turns it into a candidate config. Edits name a pattern field, never a free-form path.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from gcv.contract.models import PatternType, Strict
+from gcv.contract.types import Dec, Int
+
+GOAL_ID = "gcv.goal/1"
+
+EditableField = Literal[
+    "bullets_per_wave",
+    "wave_interval_ms",
+    "bullet_speed",
+    "bullet_lifetime_seconds",
+    "rotation_per_wave_deg",
+    "spread_angle_deg",
+    "layer_count",
+]
+EDITABLE_FIELDS: tuple[str, ...] = (
+    "bullets_per_wave", "wave_interval_ms", "bullet_speed", "bullet_lifetime_seconds",
+    "rotation_per_wave_deg", "spread_angle_deg", "layer_count",
+)
+
+
+class ParameterEdit(Strict):
+    """One explicit edit. ``scale`` multiplies (0.8 = 20% less), ``add`` adds, ``set`` sets."""
+
+    field: EditableField
+    operation: Literal["set", "scale", "add"]
+    value: Dec(ge=-100000, le=100000)  # type: ignore[valid-type]
+
+
+class DesignerConstraints(Strict):
+    """Limits the designer stated in the request; they tighten (or, explicitly, set) targets."""
+
+    max_alive_bullets: Int(ge=1, le=100000) | None = None  # type: ignore[valid-type]
+    min_low_fps: Dec(ge=0, le=1000) | None = None  # type: ignore[valid-type]
+    max_player_hits: Int(ge=0, le=1000) | None = None  # type: ignore[valid-type]
+
+
+class Goal(Strict):
+    goal: Literal["gcv.goal/1"] = GOAL_ID
+    target_phase_ids: list[str] = Field(min_length=1, max_length=6)
+    pattern_type: PatternType | None = None
+    bidirectional: bool | None = None
+    reverse_rotation: bool = False
+    pressure: Literal["increase", "decrease", "keep"] = "keep"
+    edits: list[ParameterEdit] = Field(default_factory=list, max_length=16)
+    constraints: DesignerConstraints = Field(default_factory=DesignerConstraints)
+    preserve_visual_style: bool = False
+    source_text: str = Field(default="", max_length=4000)
