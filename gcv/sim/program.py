@@ -18,6 +18,7 @@ from gcv.sim import fixed
 from gcv.sim.fixed import ONE, TURN, deg_to_angle, exact, round_half_away
 
 PROGRAM_ID = "gcv.sim_program/1"
+ROTATING = ("spiral", "petal")  # ring, aimed_fan and scatter ignore rotation_per_wave_deg
 PATTERN_CODES = {"ring": 0, "spiral": 1, "aimed_fan": 2, "petal": 3, "scatter": 4}
 
 # Frame-time model (microseconds): fixed cost + per alive bullet + per collision check.
@@ -95,7 +96,7 @@ def compile_program(config: BulletHellConfig) -> dict[str, Any]:
             "bullets_per_wave": pat.bullets_per_wave,
             "wave_interval_ticks": max(1, fixed.ms_to_ticks(pat.wave_interval_ms)),
             "lifetime_ticks": max(1, fixed.seconds_to_ticks(pat.bullet_lifetime_seconds)),
-            "rotation_per_wave": deg_to_angle(pat.rotation_per_wave_deg),
+            "rotation_per_wave": deg_to_angle(pat.rotation_per_wave_deg) if pat.type in ROTATING else 0,
             "aim": pat.type in ("aimed_fan", "scatter"),
             "scatter_span": deg_to_angle(pat.spread_angle_deg) if pat.type == "scatter" else 0,
             "slots": _slots(pat),
