@@ -1,0 +1,42 @@
+"""Which engines exist and how they are configured (by the operator, never by a caller)."""
+
+from __future__ import annotations
+
+from engine_runners.base import EngineRunner
+from engine_runners.python_sim import PythonSimRunner
+
+
+class UnknownEngineError(ValueError):
+    pass
+
+
+def runner_names() -> list[str]:
+    return list(_factories())
+
+
+def _factories() -> dict[str, type]:
+    factories: dict[str, type] = {"python-sim": PythonSimRunner}
+    try:  # the engine bridges register themselves when their modules exist
+        from engine_runners.unity import UnityRunner
+
+        factories["unity"] = UnityRunner
+    except ImportError:
+        pass
+    try:
+        from engine_runners.ue5 import UE5Runner
+
+        factories["ue5"] = UE5Runner
+    except ImportError:
+        pass
+    return factories
+
+
+def get_runner(name: str) -> EngineRunner:
+    factories = _factories()
+    if name not in factories:
+        raise UnknownEngineError(f"unknown engine {name!r}; available: {', '.join(factories)}")
+    return factories[name]()
+
+
+def all_runners() -> list[EngineRunner]:
+    return [factory() for factory in _factories().values()]
