@@ -1,0 +1,1 @@
+"""Agents propose, code disposes: the two model nodes and their providers."""

@@ -1,0 +1,104 @@
+"""The narrow interfaces every agent provider implements, and the record of each call.
+
+A provider is one small object per agent kind: the Requirement Agent turns a request into
+a decision (``propose``), the Quality Review Agent turns evidence into a verdict
+(``review``). Providers: ``offline`` (deterministic rules, the embedded default),
+``anthropic`` (Claude through the official SDK) and ``replay`` (answers from a recording).
+Whatever a provider returns is validated and then checked by deterministic code; a
+provider never applies a number or runs an engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gcv.contract.goal import Goal
+from gcv.contract.models import BulletHellConfig
+
+Decision = Literal["accepted", "needs_clarification", "out_of_scope", "blocked", "no_change"]
+DECISIONS: tuple[str, ...] = ("accepted", "needs_clarification", "out_of_scope", "blocked", "no_change")
+
+Intent = Literal["REDUCE_BULLETS_PER_WAVE", "INCREASE_WAVE_INTERVAL", "REDUCE_BULLET_SPEED",
+                 "REDUCE_BULLET_LIFETIME", "REDUCE_PATTERN_LAYERS", "REQUEST_HUMAN", "STOP"]
+INTENTS: tuple[str, ...] = ("REDUCE_BULLETS_PER_WAVE", "INCREASE_WAVE_INTERVAL", "REDUCE_BULLET_SPEED",
+                            "REDUCE_BULLET_LIFETIME", "REDUCE_PATTERN_LAYERS", "REQUEST_HUMAN", "STOP")
+REPAIR_INTENTS: tuple[str, ...] = INTENTS[:5]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class BlockIssue(_Strict):
+    """Why a request cannot be done: the field, what was asked, what is allowed."""
+
+    field: str
+    asked: Any = None
+    allowed: str
+    message: str
+    rule_id: str = ""
+
+
+class RequirementDecision(_Strict):
+    decision: Decision
+    goal: Goal | None = None
+    candidate: BulletHellConfig | None = None
+    questions: list[str] = Field(default_factory=list)
+    issues: list[BlockIssue] = Field(default_factory=list)
+    rationale: str = ""
+
+
+class ReviewVerdict(_Strict):
+    """The Quality Review Agent's answer. It names an intent, never a number."""
+
+    verdict: Literal["accept", "repair", "human_review"]
+    intent: Intent | None = None
+    target_phase_id: str | None = None
+    reason: str = ""
+    evidence_refs: list[str] = Field(default_factory=list)
+
+
+class Usage(_Strict):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+    @property
+    def total(self) -> int:
+        return (self.input_tokens + self.output_tokens + self.cache_creation_input_tokens
+                + self.cache_read_input_tokens)
+
+
+class AgentCall(_Strict):
+    """One recorded model (or rule-engine) call: enough to audit it and to replay it."""
+
+    agent: Literal["requirement", "review"]
+    provider: str
+    model: str
+    prompt_id: str
+    prompt_sha256: str = ""
+    request_bytes: int = 0
+    latency_ms: int = 0
+    usage: Usage = Field(default_factory=Usage)
+    stop_reason: str | None = None
+    retries: int = 0
+    raw_output: str = ""
+    error_type: str | None = None
+    error: str | None = None
+
+
+class RequirementProvider(Protocol):
+    name: str
+
+    def propose(self, request_text: str, baseline: BulletHellConfig) -> tuple[RequirementDecision, list[AgentCall]]:
+        """Decide what the request asks. May return several calls (retries)."""
+
+
+class ReviewProvider(Protocol):
+    name: str
+
+    def review(self, evidence: dict[str, Any], allowed_intents: list[str]) -> tuple[ReviewVerdict, list[AgentCall]]:
+        """Pick accept / repair-with-one-intent / human_review from the evidence."""
