@@ -112,6 +112,8 @@ class Simulation:
             vmax = max((s[1] for ph in self.phases for s in ph["slots"]), default=0)
             reach = isqrt(self.clearance_cap) + 1024 + (vmax + pl["speed"]) * self.look
             self.bot_reach2 = reach * reach
+            self.bot_horizons = np.array([[max(1, self.look // 2)], [self.look]], dtype=np.int64)
+            self.home_x, self.home_y = pl["start_x"], pl["start_y"]
         if self.kind == "inputs":
             self.trace = expand_trace(player["trace"])
         self.seed: int | None = None
@@ -314,33 +316,24 @@ class Simulation:
         self.py = min(max(self.py + sy, -self.hh), self.hh)
 
     def _bot_decide(self) -> int:
-        look = self.look
-        cap = self.clearance_cap
-        clear = np.full(18, cap, dtype=np.int64)
-        cx = cy = None
-        near = None
+        """Score the 18 candidate moves at two look-ahead samples at once (shape 2 x 18)."""
+        horizons = self.bot_horizons
+        cx = np.minimum(np.maximum(self.px + self.bot_step_x * horizons, -self.hw), self.hw)
+        cy = np.minimum(np.maximum(self.py + self.bot_step_y * horizons, -self.hh), self.hh)
+        clear = None
         if self.X.size:
             dx = self.X - self.px
             dy = self.Y - self.py
             near = np.flatnonzero(dx * dx + dy * dy < self.bot_reach2)
-            if near.size == 0:
-                near = None
-            else:
-                X, Y, VX, VY = self.X[near], self.Y[near], self.VX[near], self.VY[near]
-        for h in (max(1, look // 2), look):
-            cx = np.minimum(np.maximum(self.px + self.bot_step_x * h, -self.hw), self.hw)
-            cy = np.minimum(np.maximum(self.py + self.bot_step_y * h, -self.hh), self.hh)
-            if near is not None:
-                bx = X + VX * h
-                by = Y + VY * h
-                ddx = bx[None, :] - cx[:, None]
-                ddy = by[None, :] - cy[:, None]
-                d2 = (ddx * ddx + ddy * ddy).min(axis=1)
-                clear = np.minimum(clear, d2)
-        assert cx is not None and cy is not None
-        pl = self.program["player"]
-        hx, hy = cx - pl["start_x"], cy - pl["start_y"]
-        score = clear - ((hx * hx + hy * hy) >> self.home_shift)
+            if near.size:
+                bx = self.X[near] + self.VX[near] * horizons  # (2, m)
+                by = self.Y[near] + self.VY[near] * horizons
+                ddx = bx[:, None, :] - cx[:, :, None]  # (2, 18, m)
+                ddy = by[:, None, :] - cy[:, :, None]
+                clear = np.minimum((ddx * ddx + ddy * ddy).min(axis=2).min(axis=0), self.clearance_cap)
+        hx, hy = cx[1] - self.home_x, cy[1] - self.home_y
+        penalty = (hx * hx + hy * hy) >> self.home_shift
+        score = (self.clearance_cap - penalty) if clear is None else (clear - penalty)
         best = int(np.argmax(score))
         if (self.rng.next_u64() >> 32) < self.mistake_threshold:
             best = self.rng.below(18)

@@ -1,0 +1,33 @@
+# Two entry points for a fresh machine: `make demo` (the main job, offline, embedded
+# defaults) and `make test` (the whole suite). Both create .venv and install on first use.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench vectors schemas clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev,anthropic]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/gcv validate artifacts/baselines/shrine_trial.json
+	$(BIN)/gcv sim artifacts/baselines/shrine_trial.json --seed 1 --player scripted
+
+test: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_sim.py
+
+vectors: $(STAMP)
+	$(BIN)/python -m gcv.sim.golden --write artifacts/vectors
+
+schemas: $(STAMP)
+	$(BIN)/gcv schema export
+
+clean:
+	rm -rf $(VENV) .gcv .pytest_cache .hypothesis
