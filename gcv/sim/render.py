@@ -63,8 +63,9 @@ def render_frame(program: dict[str, Any], snap: Snapshot) -> Image.Image:
     hit = max(2, (program["player"]["hit_radius"] * PX_PER_UNIT) >> 16)
     draw.ellipse([px - graze, py - graze, px + graze, py + graze], outline=GRID, width=1)
     color = PLAYER_INVULNERABLE if snap.invulnerable else PLAYER
-    draw.polygon([(px, py - 12), (px - 9, py + 9), (px + 9, py + 9)], fill=color)
-    draw.ellipse([px - hit, py - hit, px + hit, py + hit], fill=HIT if snap.hit_this_tick else (20, 20, 20))
+    draw.polygon([(px, py - 16), (px - 12, py + 12), (px + 12, py + 12)], fill=color)
+    draw.ellipse([px - hit, py - hit, px + hit, py + hit], outline=HIT if snap.hit_this_tick else TEXT,
+                 width=2)
     if snap.hit_this_tick:
         draw.ellipse([px - 16, py - 16, px + 16, py + 16], outline=HIT, width=3)
     phase_id = program["phases"][snap.phase_index]["phase_id"]
