@@ -1,0 +1,345 @@
+"""The main job and its companions: run, authorize, resume, status, list, decide, baselines.
+
+Exit codes of ``gcv run`` / ``gcv resume`` (documented in the README):
+0 evidence_ready, 3 needs_clarification / out_of_scope / no_change, 4 blocked,
+5 budget_exhausted, 6 failed, 7 awaiting authorization, 2 usage or input errors.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.table import Table
+
+from gcv.cli.output import console, emit_json, fail_usage
+
+EXIT_BY_STATUS = {
+    "evidence_ready": 0, "accepted": 0, "needs_clarification": 3, "out_of_scope": 3, "no_change": 3,
+    "blocked": 4, "budget_exhausted": 5, "failed": 6, "awaiting_authorization": 7,
+    "revision_requested": 0, "rolled_back": 0,
+}
+
+baselines_app = typer.Typer(help="The baseline registry: versions with provenance.", no_args_is_help=True)
+
+
+def _workspace():
+    from gcv.paths import workspace_root
+    from gcv.workflow.store import Workspace
+
+    return Workspace(workspace_root())
+
+
+def _engine(json_mode: bool, quiet: bool = False):
+    from gcv.workflow.engine import WorkflowEngine
+
+    err = console(stderr=True)
+    trace = (lambda line: None) if quiet else (lambda line: err.print(line, markup=False, highlight=False))
+    return WorkflowEngine(_workspace(), on_trace=trace)
+
+
+def summary_object(engine, state: dict[str, Any]) -> dict[str, Any]:
+    """The machine summary of a workflow (the `--json` object of run/resume/status)."""
+    d = engine.ws.workflow_dir(state["id"])
+    final = None
+    evaluation = None
+    if state.get("final_candidate_hash"):
+        final = d.get(state["final_candidate_hash"])
+    rounds = state.get("rounds", [])
+    chosen = next((r for r in rounds if r["round"] == state.get("best_round")), None)
+    if chosen is None and rounds and rounds[-1].get("evaluation_hash"):
+        chosen = rounds[-1]
+    if chosen and chosen.get("evaluation_hash"):
+        evaluation = d.get(chosen["evaluation_hash"])
+    req = state.get("requirement") or {}
+    return {
+        "workflow_id": state["id"], "status": state["status"], "terminal_reason": state.get("terminal_reason"),
+        "terminal_message": state.get("terminal_message"), "decision": req.get("decision"),
+        "questions": req.get("questions", []), "issues": req.get("issues", []),
+        "runs_used": state["usage"]["candidate_runs"] + state["usage"]["baseline_runs"],
+        "candidate_runs_used": state["usage"]["candidate_runs"], "model_calls_used": state["usage"]["model_calls"],
+        "tokens_used": state["usage"]["tokens"], "round": state.get("round"), "best_round": state.get("best_round"),
+        "final_candidate": final, "final_candidate_hash": state.get("final_candidate_hash"),
+        "evaluation": evaluation, "trace": state.get("trace", []), "authorization": state.get("authorization"),
+        "human_decision": state.get("human_decision"), "engine": state["settings"]["engine"],
+        "provider": state["settings"]["provider"], "workspace": str(d.root),
+    }
+
+
+def _print_summary(engine, state: dict[str, Any]) -> None:
+    con = console()
+    s = summary_object(engine, state)
+    d = engine.ws.workflow_dir(state["id"])
+    colour = {"evidence_ready": "green", "accepted": "green", "budget_exhausted": "yellow"}.get(s["status"], "red")
+    con.print(f"[bold]workflow[/] {s['workflow_id']}  [{colour}]{s['status']}[/]"
+              + (f"  ({s['terminal_reason']})" if s["terminal_reason"] else ""))
+    if s["terminal_message"]:
+        con.print(f"  {s['terminal_message']}", markup=False)
+    for q in s["questions"]:
+        con.print(f"  question: {q}", markup=False)
+    for issue in s["issues"]:
+        con.print(f"  issue: {issue.get('field')}: {issue.get('message')} (allowed: {issue.get('allowed')})",
+                  markup=False)
+    baseline_tel = d.get(state["baseline_run"]["telemetry_hash"]) if (state.get("baseline_run") or {}).get("telemetry_hash") else None
+    rounds = [r for r in state.get("rounds", []) if (r.get("run") or {}).get("telemetry_hash")]
+    if baseline_tel and rounds:
+        table = Table("figure", "baseline", *[f"candidate {r['round']}" for r in rounds], title="Telemetry")
+        tels = [d.get(r["run"]["telemetry_hash"]) for r in rounds]
+        for key in ("status", "peak_alive_bullets", "player_hits", "survival_ticks", "low_fps",
+                    "phases_reached", "total_bullets_spawned", "grazes"):
+            table.add_row(key, str(baseline_tel[key]), *[str(t[key]) for t in tels])
+        con.print(table)
+    if s["evaluation"]:
+        checks = Table("check", "field", "expected", "actual", "result", title=f"Checks (round {s['best_round'] or s['round']})")
+        for check in s["evaluation"].get("checks", []) + s["evaluation"].get("intent_checks", []):
+            result = "[green]PASS[/]" if check["passed"] else "[red]FAIL[/]"
+            checks.add_row(check["name"], str(check.get("field", "")), f"{check.get('op', '')} {check.get('expected')}",
+                           str(check.get("actual")), result)
+        con.print(checks)
+    if s["trace"]:
+        con.print("[bold]trace[/]")
+        for line in s["trace"]:
+            con.print(f"  {line}", markup=False)
+    con.print(f"runs {s['runs_used']} (candidates {s['candidate_runs_used']}), model calls {s['model_calls_used']}, "
+              f"tokens {s['tokens_used']}  |  workspace {s['workspace']}", markup=False)
+
+
+def _finish(engine, state: dict[str, Any], json_mode: bool) -> None:
+    if json_mode:
+        emit_json({**summary_object(engine, state), "exit_code": EXIT_BY_STATUS.get(state["status"], 1)})
+    else:
+        _print_summary(engine, state)
+    raise typer.Exit(EXIT_BY_STATUS.get(state["status"], 1))
+
+
+def _advance(engine, wf_id: str, json_mode: bool) -> dict[str, Any]:
+    err = console(stderr=True)
+    if json_mode or not err.is_terminal:
+        return engine.advance(wf_id)
+    with err.status("verifying...") as status:
+        engine.on_progress = lambda text: status.update(f"verifying: {text}")
+        return engine.advance(wf_id)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("run")
+    def run(
+        request: str = typer.Argument(..., metavar="REQUEST", help="the designer's change, in plain language"),
+        baseline: Optional[Path] = typer.Option(None, "--baseline", help="baseline config (default: the registry's active version)"),
+        engine_name: str = typer.Option("python-sim", "--engine", help="python-sim | unity | ue5 (see `gcv engines`)"),
+        provider: str = typer.Option("offline", "--provider", help="offline | anthropic | replay:BUNDLE"),
+        seed: int = typer.Option(1, "--seed", min=0, max=(1 << 63) - 1),
+        max_runs: int = typer.Option(3, "--max-runs", min=1, max=50, help="candidate engine-run budget"),
+        max_model_calls: int = typer.Option(4, "--max-model-calls", min=1, max=100),
+        max_tokens: int = typer.Option(200_000, "--max-tokens", min=0),
+        deadline: float = typer.Option(600.0, "--deadline", min=1, help="wall-clock seconds after authorization"),
+        yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
+        json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
+    ) -> None:
+        """Propose, validate, authorize, run the bounded loop and summarize the evidence."""
+        from engine_runners.registry import UnknownEngineError, get_runner
+        from gcv.contract.loading import GcvInputError
+        from gcv.workflow.baselines import resolve_baseline
+        from gcv.workflow.engine import Settings, default_actor
+        from gcv.workflow.guardrails import Budgets
+
+        if not request.strip():
+            fail_usage("the request is empty; describe the change in plain language", json_mode=json_mode)
+        try:
+            get_runner(engine_name)
+        except UnknownEngineError as exc:
+            fail_usage(str(exc), json_mode=json_mode)
+        _check_provider(provider, json_mode)
+        engine = _engine(json_mode)
+        try:
+            base, source = resolve_baseline(engine.ws, baseline, engine.clock())
+        except GcvInputError as exc:
+            fail_usage(exc.message, json_mode=json_mode, file=str(baseline), detail=exc.path_in_doc, role="baseline")
+        budgets = Budgets(max_candidate_runs=max_runs, max_model_calls=max_model_calls, max_tokens=max_tokens,
+                          deadline_seconds=deadline)
+        settings = Settings(engine=engine_name, provider=provider, seed=seed, budgets=budgets)
+        wf_id = engine.create(request, base, settings, baseline_source=source)
+        if not json_mode:
+            console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name}, provider {provider})",
+                                       markup=False)
+        state = _advance(engine, wf_id, json_mode)
+        if state["status"] == "awaiting_authorization":
+            if yes:
+                engine.authorize(wf_id, actor=default_actor(), via="--yes")
+            elif sys.stdin.isatty() and not json_mode:
+                ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on {engine_name}?",
+                                   default=False)
+                if not ok:
+                    console(stderr=True).print(f"not authorized; later: gcv authorize {wf_id} --actor NAME", markup=False)
+                    _finish(engine, state, json_mode)
+                engine.authorize(wf_id, actor=default_actor(), via="interactive prompt")
+            else:
+                if not json_mode:
+                    console(stderr=True).print(f"awaiting authorization: gcv authorize {wf_id} --actor NAME "
+                                               f"&& gcv resume {wf_id}", markup=False)
+                _finish(engine, state, json_mode)
+            state = _advance(engine, wf_id, json_mode)
+        _finish(engine, state, json_mode)
+
+    @app.command("authorize")
+    def authorize(
+        wf_id: str = typer.Argument(..., metavar="WF"),
+        actor: str = typer.Option(..., "--actor", help="who authorizes the runs"),
+        max_runs: Optional[int] = typer.Option(None, "--max-runs", min=1, max=50),
+        max_model_calls: Optional[int] = typer.Option(None, "--max-model-calls", min=1, max=100),
+        max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=0),
+        deadline: Optional[float] = typer.Option(None, "--deadline", min=1),
+        json_mode: bool = typer.Option(False, "--json"),
+    ) -> None:
+        """Authorize a proposed workflow's engine runs (nothing runs before this)."""
+        from gcv.workflow.engine import WorkflowError
+        from gcv.workflow.guardrails import Budgets
+        from gcv.workflow.states import IllegalTransition
+
+        engine = _engine(json_mode, quiet=True)
+        try:
+            _, state = engine.load(wf_id)
+            current = Budgets.model_validate(state["settings"]["budgets"]).model_dump()
+            for key, value in (("max_candidate_runs", max_runs), ("max_model_calls", max_model_calls),
+                               ("max_tokens", max_tokens), ("deadline_seconds", deadline)):
+                if value is not None:
+                    current[key] = value
+            state = engine.authorize(wf_id, actor=actor, budgets=Budgets.model_validate(current))
+        except (WorkflowError, IllegalTransition) as exc:
+            fail_usage(str(exc), json_mode=json_mode)
+        if json_mode:
+            emit_json({"workflow_id": wf_id, "status": state["status"], "authorization": state["authorization"],
+                       "exit_code": 0})
+        else:
+            console().print(f"{wf_id} authorized by {actor}; continue with: gcv resume {wf_id}", markup=False)
+
+    @app.command("resume")
+    def resume(wf_id: str = typer.Argument(..., metavar="WF"),
+               json_mode: bool = typer.Option(False, "--json")) -> None:
+        """Continue a workflow from its last recorded transition (after a crash or authorization)."""
+        from gcv.workflow.engine import WorkflowError
+
+        engine = _engine(json_mode)
+        try:
+            state = _advance(engine, wf_id, json_mode)
+        except WorkflowError as exc:
+            fail_usage(str(exc), json_mode=json_mode)
+        _finish(engine, state, json_mode)
+
+    @app.command("status")
+    def status(wf_id: str = typer.Argument(..., metavar="WF"),
+               json_mode: bool = typer.Option(False, "--json")) -> None:
+        """Show a workflow's state, checks and trace."""
+        from gcv.workflow.engine import WorkflowError
+
+        engine = _engine(json_mode, quiet=True)
+        try:
+            _, state = engine.load(wf_id)
+        except WorkflowError as exc:
+            fail_usage(str(exc), json_mode=json_mode)
+        if json_mode:
+            emit_json(summary_object(engine, state))
+        else:
+            _print_summary(engine, state)
+
+    @app.command("list")
+    def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
+                 json_mode: bool = typer.Option(False, "--json")) -> None:
+        """List workflows in the workspace, newest first."""
+        rows = _workspace().list_workflows(limit)
+        if json_mode:
+            emit_json({"workflows": rows})
+            return
+        table = Table("workflow", "status", "engine", "provider", "request")
+        for row in rows:
+            table.add_row(row["id"], row["status"], row["engine"], row["provider"], row["request"][:60])
+        console().print(table)
+
+    @app.command("decide")
+    def decide(
+        wf_id: str = typer.Argument(..., metavar="WF"),
+        decision: str = typer.Argument(..., metavar="accept|revise|rollback"),
+        actor: str = typer.Option(..., "--actor"),
+        note: str = typer.Option("", "--note"),
+        promote: bool = typer.Option(False, "--promote", help="make the verified candidate the next baseline version"),
+        json_mode: bool = typer.Option(False, "--json"),
+    ) -> None:
+        """Record the human decision on a finished workflow (final; cannot be overwritten)."""
+        from gcv.workflow.engine import WorkflowError
+        from gcv.workflow.states import IllegalTransition
+
+        engine = _engine(json_mode, quiet=True)
+        try:
+            state = engine.decide(wf_id, decision=decision, actor=actor, note=note, promote=promote)
+        except (WorkflowError, IllegalTransition) as exc:
+            fail_usage(str(exc), json_mode=json_mode)
+        if json_mode:
+            emit_json({"workflow_id": wf_id, "status": state["status"], "human_decision": state["human_decision"],
+                       "exit_code": 0})
+        else:
+            extra = state["human_decision"].get("promoted_version")
+            console().print(f"{wf_id}: {state['status']} by {actor}"
+                            + (f"; baseline v{extra} is now active" if extra else ""), markup=False)
+
+    @baselines_app.command("list")
+    def baselines_list(json_mode: bool = typer.Option(False, "--json")) -> None:
+        """List baseline versions (the active one is marked)."""
+        from gcv.workflow.baselines import ensure_registry
+
+        engine = _engine(json_mode, quiet=True)
+        rows = ensure_registry(engine.ws, engine.clock())
+        if json_mode:
+            emit_json({"baselines": rows})
+            return
+        table = Table("version", "active", "config hash", "source", "workflow", "actor")
+        for row in rows:
+            table.add_row(f"v{row['version']}", "*" if row["active"] else "", row["config_hash"][:12],
+                          row["source"], row["workflow_id"] or "", row["actor"] or "")
+        console().print(table)
+
+    @baselines_app.command("show")
+    def baselines_show(version: int = typer.Argument(...), json_mode: bool = typer.Option(False, "--json")) -> None:
+        """Show one baseline version with its config."""
+        from gcv.workflow.baselines import show
+
+        engine = _engine(json_mode, quiet=True)
+        try:
+            row = show(engine.ws, version)
+        except KeyError:
+            fail_usage(f"no baseline version {version}; see `gcv baselines list`", json_mode=json_mode)
+        if json_mode:
+            emit_json(row)
+        else:
+            import json as _json
+
+            console().print(_json.dumps(row, indent=2), markup=False)
+
+    @baselines_app.command("rollback")
+    def baselines_rollback(to: Optional[int] = typer.Option(None, "--to", help="version (default: the previous one)"),
+                           json_mode: bool = typer.Option(False, "--json")) -> None:
+        """Make an earlier baseline version active again."""
+        from gcv.workflow.baselines import rollback
+        from gcv.workflow.store import StoreError
+
+        engine = _engine(json_mode, quiet=True)
+        try:
+            result = rollback(engine.ws, to, engine.clock())
+        except (ValueError, StoreError) as exc:
+            fail_usage(str(exc), json_mode=json_mode)
+        if json_mode:
+            emit_json({**result, "exit_code": 0})
+        else:
+            console().print(f"active baseline: v{result['from_version']} -> v{result['to_version']}", markup=False)
+
+    app.add_typer(baselines_app, name="baselines")
+
+
+def _check_provider(provider: str, json_mode: bool) -> None:
+    try:
+        from gcv.agents.requirement import get_requirement_provider
+
+        get_requirement_provider(provider)
+    except (ValueError, KeyError, ImportError) as exc:
+        fail_usage(f"provider {provider!r} is not available: {exc}", json_mode=json_mode)

@@ -1,0 +1,1 @@
+"""The durable, bounded verification loop."""
