@@ -17,9 +17,9 @@ from __future__ import annotations
 import enum
 import json
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, field_validator
 
 PROTOCOL_ID = "gcv.run_protocol/1"
 RUN_REQUEST_ID = "gcv.run_request/1"
@@ -63,7 +63,7 @@ class RunRequest(_Strict):
 
     run_request: Literal["gcv.run_request/1"] = RUN_REQUEST_ID
     run_id: str = Field(pattern=RUN_ID_PATTERN)
-    program: dict[str, Any]
+    program: Annotated[dict[str, Any], WithJsonSchema({"$ref": "sim_program.schema.json"})]
     program_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
     config_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
     seed: int = Field(ge=0, le=MAX_SEED)
@@ -71,6 +71,26 @@ class RunRequest(_Strict):
     player_label: str = Field(min_length=1, max_length=80)  # echoed as telemetry "player"
     capture_ticks: list[int] = Field(default_factory=list, max_length=64)
     output_dir: str = Field(min_length=1)
+
+    @field_validator("program", mode="before")
+    @classmethod
+    def _check_program(cls, value: Any) -> Any:
+        """Validate against the SimProgram model but keep the exact JSON (it is hashed)."""
+        from gcv.sim.program_model import SimProgram
+
+        SimProgram.model_validate(value)
+        for i, phase in enumerate(value["phases"]):
+            for j, slot in enumerate(phase["slots"]):
+                if len(slot) != 3 or slot[2] not in (1, -1) or not 0 <= slot[1] <= (1 << 24):
+                    raise ValueError(f"phases[{i}].slots[{j}] must be [offset, speed >= 0, sign +1/-1]")
+        return value
+
+    @field_validator("capture_ticks")
+    @classmethod
+    def _check_capture(cls, value: list[int]) -> list[int]:
+        if any(t < 0 or t > 36000 for t in value):
+            raise ValueError("capture ticks must be within 0..36000")
+        return value
 
 
 class RunResult(BaseModel):
