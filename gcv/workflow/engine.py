@@ -200,7 +200,7 @@ class WorkflowEngine:
 
         def work() -> dict[str, Any]:
             provider = get_requirement_provider(state["settings"]["provider"])
-            decision, calls = RequirementAgent(provider, max_retries=budgets.max_agent_retries).propose(
+            decision, calls = RequirementAgent(provider).propose(
                 state["request"], baseline)
             return {"decision": decision.model_dump(mode="json"),
                     "calls": [c.model_dump(mode="json") for c in calls]}
@@ -342,15 +342,14 @@ class WorkflowEngine:
         evaluation = Evaluation.model_validate(d.get(rnd["evaluation_hash"]))
         allowed = allowed_intents(evaluation=evaluation, goal=goal, candidate=candidate, baseline=baseline)
         rnd["allowed"] = allowed.model_dump(mode="json")
-        evidence = ReviewEvidence(
-            request_text=state["request"], goal=goal, diff=d.get(rnd["diff_hash"]),
-            evaluation=evaluation,
-            baseline_phase_results=d.get(state["baseline_run"]["telemetry_hash"])["phase_results"],
-            candidate_phase_results=d.get(rnd["run"]["telemetry_hash"])["phase_results"],
-            repair_history=[{"round": r["round"], "intent": r.get("gate", {}).get("intent"),
-                             "phase_id": r.get("gate", {}).get("phase_id"), "miss_score": r.get("miss_score"),
-                             "passed": r.get("passed")} for r in state["rounds"][:-1]],
-            allowed_intents=list(allowed.intents), round=n)
+        evidence = ReviewEvidence.build(
+            request_text=state["request"], goal=goal, baseline=baseline, candidate=candidate,
+            evaluation=evaluation, baseline_telemetry=d.get(state["baseline_run"]["telemetry_hash"]),
+            candidate_telemetry=d.get(rnd["run"]["telemetry_hash"]), allowed=allowed,
+            repair_history=[{"round": r["round"], "intent": (r.get("gate") or {}).get("intent"),
+                             "phase_id": (r.get("gate") or {}).get("phase_id"), "miss_score": r["miss_score"],
+                             "passed": r["passed"]} for r in state["rounds"][:-1] if "miss_score" in r],
+            round=n)
         budgets = Budgets.model_validate(state["settings"]["budgets"])
         stop = self._guard_agent_call(state, estimate=len(evidence.model_dump_json()) // 3)
         if stop:
@@ -359,7 +358,7 @@ class WorkflowEngine:
 
         def work() -> dict[str, Any]:
             provider = get_review_provider(state["settings"]["provider"])
-            verdict, calls = ReviewAgent(provider, max_retries=budgets.max_agent_retries).review(evidence)
+            verdict, calls = ReviewAgent(provider).review(evidence)
             return {"verdict": verdict.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
 
         result = self._activity(d, f"review:{n}", work)

@@ -36,7 +36,7 @@ def _engine(json_mode: bool, quiet: bool = False):
     from gcv.workflow.engine import WorkflowEngine
 
     err = console(stderr=True)
-    trace = (lambda line: None) if quiet else (lambda line: err.print(line, markup=False, highlight=False))
+    trace = (lambda line: None) if quiet else (lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
     return WorkflowEngine(_workspace(), on_trace=trace)
 
 
@@ -101,7 +101,7 @@ def _print_summary(engine, state: dict[str, Any]) -> None:
     if s["trace"]:
         con.print("[bold]trace[/]")
         for line in s["trace"]:
-            con.print(f"  {line}", markup=False)
+            con.print(f"  {line}", markup=False, soft_wrap=True)
     con.print(f"runs {s['runs_used']} (candidates {s['candidate_runs_used']}), model calls {s['model_calls_used']}, "
               f"tokens {s['tokens_used']}  |  workspace {s['workspace']}", markup=False)
 
