@@ -92,8 +92,10 @@ class WorkflowEngine:
         }
         self.ws.register(wf_id, created_at=now, request=request, engine=settings.engine,
                          provider=settings.provider, baseline_hash=baseline_hash, status="proposed")
-        d.append_event({"type": "created", "at": now, "to": "proposed",
-                        "data": {"request": request, "settings": state["settings"], "baseline_hash": baseline_hash}})
+        event = d.append_event({"type": "created", "at": now, "to": "proposed",
+                                "data": {"request": request, "settings": state["settings"],
+                                         "baseline_hash": baseline_hash}})
+        state["event_seq"] = event["seq"]
         d.write_state(state)
         return wf_id
 
@@ -103,9 +105,13 @@ class WorkflowEngine:
             raise WorkflowError(f"no workflow {wf_id!r} in {self.ws.root}; see `gcv list`")
         d = self.ws.workflow_dir(wf_id)
         try:
-            return d, d.read_state()
+            state = d.read_state()
         except StoreError as exc:
             raise WorkflowError(str(exc)) from None
+        # Events after the last committed state belong to a step that was interrupted
+        # before its state write; that step is redone (from recorded activities) on resume.
+        d.truncate_events(state.get("event_seq", -1) + 1)
+        return d, state
 
     def _transition(self, d: WorkflowDir, state: dict[str, Any], target: str, *,
                     data: dict[str, Any] | None = None, reason: Stop | None = None) -> None:
@@ -119,7 +125,7 @@ class WorkflowEngine:
         event = {"type": "transition", "at": now, "from": source, "to": target, "data": data or {}}
         if reason is not None:
             event["data"] = {**event["data"], "terminal_reason": reason.rule, "message": reason.message}
-        d.append_event(event)
+        state["event_seq"] = d.append_event(event)["seq"]
         d.write_state(state)
         self.ws.update_status(state["id"], target, now)
 
@@ -131,8 +137,8 @@ class WorkflowEngine:
     def _stop(self, d: WorkflowDir, state: dict[str, Any], stop: Stop) -> None:
         if stop.status == "budget_exhausted" or stop.rule in ("stagnation", "spin"):
             self._choose_best(state)
-        self._transition(d, state, stop.status, reason=stop)
         self._trace(d, state, f"[round {state['round']}] stop: {stop.rule} | {stop.message}")
+        self._transition(d, state, stop.status, reason=stop)
 
     @staticmethod
     def _choose_best(state: dict[str, Any]) -> None:
@@ -217,8 +223,8 @@ class WorkflowEngine:
         if kind != "accepted":
             target = kind if kind in ("needs_clarification", "out_of_scope", "no_change") else "blocked"
             reason = Stop(f"requirement_{kind}", target, decision.get("rationale") or kind)
-            self._transition(d, state, target, reason=reason)
             self._trace(d, state, f"[round 0] proposed -> {target} | requirement {kind}")
+            self._transition(d, state, target, reason=reason)
             return
         from gcv.validation.validate import validate
 
@@ -232,10 +238,10 @@ class WorkflowEngine:
             "validation_hash": d.put(report.model_dump(mode="json")), "diff_hash": d.put(diff),
             "origin": "requirement",
         }]
-        self._transition(d, state, "awaiting_authorization",
-                         data={"candidate_hash": state["rounds"][0]["candidate_hash"]})
         self._trace(d, state, f"[round 0] proposed -> awaiting_authorization | {len(diff)} field(s) changed, "
                               f"validation {'PASS' if report.ok else 'FAIL'}")
+        self._transition(d, state, "awaiting_authorization",
+                         data={"candidate_hash": state["rounds"][0]["candidate_hash"]})
 
     # --- authorization (called from the CLI, not by the loop) -------------------------
     def authorize(self, wf_id: str, *, actor: str, via: str = "gcv authorize",

@@ -139,6 +139,16 @@ class WorkflowDir:
         CRASH.tick()
         return event
 
+    def truncate_events(self, count: int) -> int:
+        """Drop events after the first ``count`` (appended by a step whose state write never
+        happened: the step is redone on resume and appends them again). Returns how many."""
+        events = self.events()
+        if len(events) <= count:
+            return 0
+        lines = self.events_path.read_text(encoding="utf-8").splitlines(keepends=True)
+        atomic_write_bytes(self.events_path, "".join(lines[:count]).encode("utf-8"))
+        return len(events) - count
+
     @staticmethod
     def _repair_torn_tail(path: Path, good_lines: int) -> None:
         """Drop a partial line a crash may have left, so the log stays one event a line."""
