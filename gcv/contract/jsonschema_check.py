@@ -1,0 +1,196 @@
+"""JSON Schema side of the contract: building schemas from the models and checking with them.
+
+The committed schemas in ``schemas/`` are what other tools (engines, reviewers' scripts,
+a web form) validate with, so they must accept exactly what the pydantic models accept.
+Three things make the stock Draft 2020-12 validator and pydantic differ; each is closed here:
+
+* ``x-maxDecimalPlaces`` is our extension keyword (at most six decimal places, counted with
+  :func:`gcv.contract.types.decimal_places` exactly as pydantic counts them).
+* ``pattern``: Python's ``re`` lets ``$`` match before a trailing newline, ECMA-262 (and
+  pydantic's Rust regex) do not, so ``"phase_1\\n"`` would pass one and fail the other.
+  Unescaped ``$`` outside a character class is translated to ``\\Z``.
+* ``string``: a lone UTF-16 surrogate is not Unicode text; pydantic refuses it, so the
+  ``string`` type does too.
+
+Pydantic writes integer bounds of ``Int(...)`` fields as ``ge``/``le`` (the constraint sits
+after a ``BeforeValidator``), which JSON Schema ignores; :func:`normalize_schema` rewrites
+them to ``minimum``/``maximum`` so the committed schema really enforces them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Literal
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError as JsonSchemaError
+from pydantic import BaseModel
+
+from gcv.contract.types import DECIMALS_KEYWORD, decimal_places
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+SCHEMA_BASE_URL = "https://gcv.dev/schemas/"
+CONFIG_SCHEMA_FILE = "bullet_hell.schema.json"
+GOAL_SCHEMA_FILE = "goal.schema.json"
+
+_BOUNDS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
+
+
+def normalize_schema(node: Any) -> Any:
+    """Pydantic output -> standard JSON Schema (see module docstring). Pure; returns a copy."""
+    if isinstance(node, list):
+        return [normalize_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    is_schema = any(k in node for k in ("type", "$ref", "anyOf", "enum", "const"))
+    for key, value in node.items():
+        if is_schema and key in _BOUNDS and isinstance(value, (int, float)):
+            out[_BOUNDS[key]] = value
+        elif key == "description" and value == "":
+            continue
+        elif key == "properties" and isinstance(value, dict):
+            # property names are data, not keywords: normalize the values only
+            out[key] = {name: normalize_schema(sub) for name, sub in value.items()}
+        else:
+            out[key] = normalize_schema(value)
+    return out
+
+
+def model_schema(model: type[BaseModel], file_name: str,
+                 mode: Literal["validation", "serialization"] = "validation") -> dict[str, Any]:
+    """The committed form of a model's JSON Schema: normalized, with ``$schema`` and ``$id``.
+
+    Inputs use the validation form (fields with defaults are optional); outputs that GCV
+    writes use the serialization form (every field is always present).
+    """
+    schema = normalize_schema(model.model_json_schema(mode=mode))
+    return {"$schema": SCHEMA_DIALECT, "$id": SCHEMA_BASE_URL + file_name, **schema}
+
+
+def config_schema() -> dict[str, Any]:
+    from gcv.contract.models import BulletHellConfig
+
+    return model_schema(BulletHellConfig, CONFIG_SCHEMA_FILE)
+
+
+def goal_schema() -> dict[str, Any]:
+    from gcv.contract.goal import Goal
+
+    return model_schema(Goal, GOAL_SCHEMA_FILE)
+
+
+# --- the extended validator ---------------------------------------------------------------
+
+def _max_decimal_places(validator: Any, limit: int, instance: Any, schema: dict) -> Iterator[JsonSchemaError]:
+    if isinstance(instance, bool) or not isinstance(instance, (int, float)):
+        return
+    if isinstance(instance, int):
+        return  # an integer literal has no decimal places (and may exceed a double)
+    if instance != instance or instance in (float("inf"), float("-inf")):
+        yield JsonSchemaError(f"{instance!r} is not a finite number")
+        return
+    places = decimal_places(instance)
+    if places > limit:
+        yield JsonSchemaError(f"{instance!r} has {places} decimal places; at most {limit} are allowed")
+
+
+def ecma_pattern(pattern: str) -> str:
+    """Translate an ECMA-262 pattern so that Python's ``re`` gives the same answer.
+
+    Only ``$`` differs for the patterns we use: outside a character class and unescaped,
+    it becomes ``\\Z`` (end of input, no trailing-newline exception).
+    """
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            if ch == "]":
+                in_class = False
+        elif ch == "[":
+            in_class = True
+        elif ch == "$":
+            out.append(r"\Z")
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(ecma_pattern(pattern))
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict) -> Iterator[JsonSchemaError]:
+    if validator.is_type(instance, "string") and not _compiled(pattern).search(instance):
+        yield JsonSchemaError(f"{instance!r} does not match {pattern!r}")
+
+
+def _is_unicode_string(checker: Any, instance: Any) -> bool:
+    if not isinstance(instance, str):
+        return False
+    try:
+        instance.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+GcvValidator = jsonschema.validators.extend(
+    Draft202012Validator,
+    validators={DECIMALS_KEYWORD: _max_decimal_places, "pattern": _pattern},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("string", _is_unicode_string),
+)
+
+
+def schemas_dir() -> Path | None:
+    from gcv.contract.loading import find_repo_root
+
+    root = find_repo_root()
+    if root is None or not (root / "schemas").is_dir():
+        return None
+    return root / "schemas"
+
+
+def committed_schema(file_name: str, fallback: Any = None) -> dict[str, Any]:
+    """The schema file committed in ``schemas/``; the freshly built one if it is absent.
+
+    Validating with the committed file (not the in-memory model) is deliberate: it is what
+    other tools use, and the schema layer reports if it ever disagrees with pydantic.
+    """
+    directory = schemas_dir()
+    if directory is not None and (directory / file_name).is_file():
+        return json.loads((directory / file_name).read_text(encoding="utf-8"))
+    if fallback is None:
+        raise FileNotFoundError(f"schemas/{file_name} not found and no builder given")
+    return fallback()
+
+
+@lru_cache(maxsize=8)
+def validator_for(file_name: str) -> Any:
+    builders = {CONFIG_SCHEMA_FILE: config_schema, GOAL_SCHEMA_FILE: goal_schema}
+    schema = committed_schema(file_name, builders.get(file_name))
+    return GcvValidator(schema)
+
+
+def config_validator() -> Any:
+    """A cached validator for ``gcv.bullet_hell/1`` documents (the committed schema)."""
+    return validator_for(CONFIG_SCHEMA_FILE)
+
+
+def schema_errors(instance: Any, validator: Any | None = None) -> list[JsonSchemaError]:
+    """All JSON Schema errors of ``instance``, in a stable order (by path, then message)."""
+    v = validator if validator is not None else config_validator()
+    errors = list(v.iter_errors(instance))
+    return sorted(errors, key=lambda e: ([str(p) for p in e.absolute_path], e.message))
