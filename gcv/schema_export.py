@@ -32,10 +32,41 @@ def report_schema() -> dict[str, Any]:
     return schema
 
 
+def sim_program_schema() -> dict[str, Any]:
+    from gcv.sim.program_model import SimProgram
+
+    return model_schema(SimProgram, "sim_program.schema.json")
+
+
+def telemetry_schema() -> dict[str, Any]:
+    from gcv.sim.telemetry_model import Telemetry
+
+    return model_schema(Telemetry, "telemetry.schema.json")
+
+
+def run_request_schema() -> dict[str, Any]:
+    from engine_runners.protocol import RunRequest
+
+    schema = model_schema(RunRequest, "run_request.schema.json")
+    schema["properties"]["program"] = {"$ref": "sim_program.schema.json",
+                                       "description": "the integer sim program"}
+    return schema
+
+
+def inputs_trace_schema() -> dict[str, Any]:
+    from gcv.sim.players import InputsTrace
+
+    return model_schema(InputsTrace, "inputs_trace.schema.json")
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     CONFIG_SCHEMA_FILE: config_schema,
     GOAL_SCHEMA_FILE: goal_schema,
     "validation_report.schema.json": report_schema,
+    "sim_program.schema.json": sim_program_schema,
+    "telemetry.schema.json": telemetry_schema,
+    "run_request.schema.json": run_request_schema,
+    "inputs_trace.schema.json": inputs_trace_schema,
 }
 
 
