@@ -1,0 +1,466 @@
+// The integer sim program (gcv.sim_program/1) and the run request (gcv.run_request/1), read
+// from parsed JSON with errors that name the offending field, the way pydantic does in the
+// Python runners ("field player.skill: ...").
+//
+// Python integers are unbounded; C++ uses int64_t. The reader therefore bounds every
+// program number so that no intermediate of the tick can leave int64 (see the table in
+// ReadProgram). Every program GCV can compile from a valid config is far inside these
+// bounds (arena <= 100 units = 2^23 in Q16, speeds <= 12 units/s = 13107 per tick); the
+// golden vectors that deliberately break validation rules are inside them too. Sums that
+// grow with the run (frame-time totals) use checked arithmetic in Telemetry.h.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "Gcv/Json.h"
+
+namespace gcv {
+
+struct PhaseSpec {
+    std::string phaseId;
+    int64_t triggerMicro = 0;
+    std::string pattern;
+    bool scatter = false;
+    int64_t waveIntervalTicks = 1;
+    int64_t lifetimeTicks = 1;
+    int64_t rotationPerWave = 0;
+    bool aim = false;
+    int64_t scatterSpan = 0;
+    std::vector<int64_t> slotOffset, slotSpeed, slotSign;  // one entry per bullet of a wave
+};
+
+struct BotSkill {
+    bool present = false;
+    int64_t reactionTicks = 0;
+    int64_t lookaheadTicks = 0;
+    int64_t mistakeThreshold = 0;
+};
+
+struct Program {
+    std::string configHash;
+    int64_t tickHz = 60;
+    int64_t durationTicks = 0;
+    int64_t halfWidth = 0, halfHeight = 0, despawnX = 0, despawnY = 0;
+    // player
+    int64_t maxHealth = 0, speed = 0, focusSpeed = 0, hitRadius = 0, grazeRadius = 0;
+    int64_t startX = 0, startY = 0, invulnerabilityTicks = 0, autoFireDamage = 0, autoFireIntervalTicks = 1;
+    // boss
+    int64_t bossMaxHealth = 0, bossX = 0, bossY = 0;
+    std::vector<PhaseSpec> phases;
+    // scripted player (read only when the player is scripted)
+    bool hasScripted = false;
+    int64_t rateX = 0, rateY = 0, ampX = 0, ampY = 0;
+    // bot (read only when the player is a bot)
+    bool hasBot = false;
+    BotSkill novice, average, expert;
+    int64_t clearanceCap = 0, homeShift = 0;
+    // frame model
+    int64_t fixedUs = 0, perBulletUs = 0, perCheckUs = 0;
+    int64_t stateHashInterval = 60;
+
+    const BotSkill* Skill(const std::string& name) const {
+        if (name == "novice") return &novice;
+        if (name == "average") return &average;
+        if (name == "expert") return &expert;
+        return nullptr;
+    }
+};
+
+struct InputStep {
+    int8_t dx = 0, dy = 0, focus = 0;
+};
+
+struct PlayerSpec {
+    enum class Kind { Scripted, Bot, Inputs } kind = Kind::Scripted;
+    std::string skill;               // bot
+    std::vector<InputStep> trace;    // inputs, expanded to one entry per tick
+    Json traceJson;                  // inputs, as given (for re-recording / labels)
+};
+
+struct RunRequest {
+    std::string runId;
+    std::string programHash;
+    std::string configHash;
+    int64_t seed = 0;
+    PlayerSpec player;
+    std::string playerLabel;
+    std::vector<int64_t> captureTicks;
+    std::string outputDir;
+    const Json* program = nullptr;  // points into the parsed request document
+};
+
+constexpr int64_t kMaxTraceTicks = 600 * 60;
+
+// First-error-wins field reader. Paths are written like pydantic's `loc`: a.b.0.c
+class FieldReader {
+public:
+    std::string error;
+
+    bool Ok() const { return error.empty(); }
+    bool Fail(const std::string& where, const std::string& message) {
+        if (error.empty()) error = "field " + where + ": " + message;
+        return false;
+    }
+    static std::string Join(const std::string& base, const std::string& key) {
+        return base.empty() ? key : base + "." + key;
+    }
+    static std::string Join(const std::string& base, size_t index) { return Join(base, std::to_string(index)); }
+
+    const Json* Member(const Json& obj, const std::string& key, const std::string& base) {
+        const Json* v = obj.Find(key);
+        if (!v) Fail(Join(base, key), "Field required");
+        return v;
+    }
+    const Json* Object(const Json& obj, const std::string& key, const std::string& base) {
+        const Json* v = Member(obj, key, base);
+        if (v && !v->IsObject()) {
+            Fail(Join(base, key), std::string("Input should be an object, not ") + JsonTypeName(*v));
+            return nullptr;
+        }
+        return v;
+    }
+    const Json* Array(const Json& obj, const std::string& key, const std::string& base) {
+        const Json* v = Member(obj, key, base);
+        if (v && !v->IsArray()) {
+            Fail(Join(base, key), std::string("Input should be an array, not ") + JsonTypeName(*v));
+            return nullptr;
+        }
+        return v;
+    }
+    bool IntValue(const Json& v, const std::string& where, int64_t lo, int64_t hi, int64_t& out) {
+        if (!v.IsNumber() || !v.isInteger)
+            return Fail(where, std::string("Input should be a valid integer, not ") + JsonTypeName(v));
+        if (!v.fitsInt64 || v.integer < lo || v.integer > hi)
+            return Fail(where, "Input should be between " + std::to_string(lo) + " and " + std::to_string(hi) +
+                                   " (got " + v.text + ")");
+        out = v.integer;
+        return true;
+    }
+    int64_t Int(const Json& obj, const std::string& key, const std::string& base, int64_t lo, int64_t hi) {
+        const Json* v = Member(obj, key, base);
+        int64_t out = 0;
+        if (v) IntValue(*v, Join(base, key), lo, hi, out);
+        return out;
+    }
+    std::string String(const Json& obj, const std::string& key, const std::string& base) {
+        const Json* v = Member(obj, key, base);
+        if (!v) return std::string();
+        if (!v->IsString()) {
+            Fail(Join(base, key), std::string("Input should be a valid string, not ") + JsonTypeName(*v));
+            return std::string();
+        }
+        return v->text;
+    }
+    bool Bool(const Json& obj, const std::string& key, const std::string& base) {
+        const Json* v = Member(obj, key, base);
+        if (!v) return false;
+        if (!v->IsBool()) {
+            Fail(Join(base, key), std::string("Input should be a valid boolean, not ") + JsonTypeName(*v));
+            return false;
+        }
+        return v->boolean;
+    }
+    // pydantic extra="forbid": name the first member not in `allowed`.
+    bool NoExtra(const Json& obj, const std::string& base, std::initializer_list<const char*> allowed) {
+        for (const std::string& key : obj.keys) {
+            bool known = false;
+            for (const char* a : allowed)
+                if (key == a) known = true;
+            if (!known) return Fail(Join(base, key), "Extra inputs are not permitted");
+        }
+        return true;
+    }
+};
+
+namespace bounds {
+constexpr int64_t kI31 = (int64_t(1) << 31) - 1;
+constexpr int64_t kI32 = int64_t(1) << 32;
+constexpr int64_t kPos = int64_t(1) << 28;     // |coordinate| (4096 units)
+constexpr int64_t kSpeed = int64_t(1) << 20;   // |speed| per tick (16 units / tick)
+constexpr int64_t kDuration = int64_t(1) << 22;  // ticks (19.4 hours at 60 Hz)
+constexpr int64_t kSlots = int64_t(1) << 16;   // bullets per wave
+constexpr int64_t kLook = 256;                 // bot lookahead ticks
+constexpr int64_t kCap = int64_t(1) << 60;     // bot clearance cap (Q32)
+constexpr int64_t kFrameUs = int64_t(1) << 20;
+}  // namespace bounds
+
+// Reads the program. `player` decides whether the scripted / bot sections are required,
+// exactly as the Python simulator only touches them for that player.
+// Bounds (all inclusive) and why they keep every tick inside int64:
+//   coordinates, radii, amplitudes  |v| <= 2^28   bullet and player positions stay < 2^29
+//   speeds (player, focus, slots)   |v| <= 2^20   lookahead * speed <= 2^28
+//   lookahead_ticks                 0..256        bot distances < 2^31, squared sums < 2^63
+//   clearance_cap                   0..2^60       reach^2 < 2^62
+//   duration_ticks                  1..2^22       t * rate < 2^55; per-run vectors fit memory
+//   rates                           |v| <= 2^32   wave_index * rotation < 2^55
+//   healths, damage, triggers       <= 2^31 - 1   trigger_micro * max_health < 2^62
+//   frame model (us)                <= 2^20       per-tick frame time < 2^62 for any count
+inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out, std::string& error) {
+    using namespace bounds;
+    FieldReader r;
+    const std::string base = "program";
+    if (!prog.IsObject()) {
+        error = "field program: Input should be an object";
+        return false;
+    }
+    out.configHash = r.String(prog, "config_hash", base);
+    out.tickHz = r.Int(prog, "tick_hz", base, 1, kI31);
+    out.durationTicks = r.Int(prog, "duration_ticks", base, 1, kDuration);
+    if (const Json* a = r.Object(prog, "arena", base)) {
+        std::string b = base + ".arena";
+        out.halfWidth = r.Int(*a, "half_width", b, 0, kPos);
+        out.halfHeight = r.Int(*a, "half_height", b, 0, kPos);
+        out.despawnX = r.Int(*a, "despawn_x", b, -kPos, kPos);
+        out.despawnY = r.Int(*a, "despawn_y", b, -kPos, kPos);
+    }
+    if (const Json* p = r.Object(prog, "player", base)) {
+        std::string b = base + ".player";
+        out.maxHealth = r.Int(*p, "max_health", b, 0, kI31);
+        out.speed = r.Int(*p, "speed", b, -kSpeed, kSpeed);
+        out.focusSpeed = r.Int(*p, "focus_speed", b, -kSpeed, kSpeed);
+        out.hitRadius = r.Int(*p, "hit_radius", b, -kPos, kPos);
+        out.grazeRadius = r.Int(*p, "graze_radius", b, -kPos, kPos);
+        out.startX = r.Int(*p, "start_x", b, -kPos, kPos);
+        out.startY = r.Int(*p, "start_y", b, -kPos, kPos);
+        out.invulnerabilityTicks = r.Int(*p, "invulnerability_ticks", b, 0, kI31);
+        out.autoFireDamage = r.Int(*p, "auto_fire_damage", b, 0, kI31);
+        out.autoFireIntervalTicks = r.Int(*p, "auto_fire_interval_ticks", b, 1, kI31);
+    }
+    if (const Json* bo = r.Object(prog, "boss", base)) {
+        std::string b = base + ".boss";
+        out.bossMaxHealth = r.Int(*bo, "max_health", b, 0, kI31);
+        out.bossX = r.Int(*bo, "x", b, -kPos, kPos);
+        out.bossY = r.Int(*bo, "y", b, -kPos, kPos);
+    }
+    if (const Json* phases = r.Array(prog, "phases", base)) {
+        if (phases->items.empty()) r.Fail(base + ".phases", "List should have at least 1 item");
+        out.phases.clear();
+        for (size_t i = 0; i < phases->items.size() && r.Ok(); ++i) {
+            std::string b = FieldReader::Join(base + ".phases", i);
+            const Json& ph = phases->items[i];
+            if (!ph.IsObject()) {
+                r.Fail(b, "Input should be an object");
+                break;
+            }
+            PhaseSpec s;
+            s.phaseId = r.String(ph, "phase_id", b);
+            s.triggerMicro = r.Int(ph, "trigger_micro", b, -kI31, kI31);
+            s.pattern = r.String(ph, "pattern", b);
+            s.scatter = s.pattern == "scatter";
+            s.waveIntervalTicks = r.Int(ph, "wave_interval_ticks", b, 1, kI31);
+            s.lifetimeTicks = r.Int(ph, "lifetime_ticks", b, 1, kI31);
+            s.rotationPerWave = r.Int(ph, "rotation_per_wave", b, -kI32, kI32);
+            s.aim = r.Bool(ph, "aim", b);
+            if (s.scatter) s.scatterSpan = r.Int(ph, "scatter_span", b, 0, kI32);
+            if (const Json* slots = r.Array(ph, "slots", b)) {
+                std::string sb = b + ".slots";
+                if (slots->items.empty()) r.Fail(sb, "List should have at least 1 item");
+                if (static_cast<int64_t>(slots->items.size()) > kSlots)
+                    r.Fail(sb, "List should have at most " + std::to_string(kSlots) + " items");
+                for (size_t k = 0; k < slots->items.size() && r.Ok(); ++k) {
+                    const Json& sl = slots->items[k];
+                    std::string kb = FieldReader::Join(sb, k);
+                    if (!sl.IsArray() || sl.items.size() != 3) {
+                        r.Fail(kb, "should be [angle_offset, speed, rotation_sign]");
+                        break;
+                    }
+                    int64_t off = 0, spd = 0, sign = 0;
+                    r.IntValue(sl.items[0], FieldReader::Join(kb, size_t(0)), -kI32 * 256, kI32 * 256, off);
+                    r.IntValue(sl.items[1], FieldReader::Join(kb, size_t(1)), -kSpeed, kSpeed, spd);
+                    r.IntValue(sl.items[2], FieldReader::Join(kb, size_t(2)), -1, 1, sign);
+                    s.slotOffset.push_back(off);
+                    s.slotSpeed.push_back(spd);
+                    s.slotSign.push_back(sign);
+                }
+            }
+            out.phases.push_back(std::move(s));
+        }
+    }
+    if (player.kind == PlayerSpec::Kind::Scripted) {
+        if (const Json* sc = r.Object(prog, "scripted", base)) {
+            std::string b = base + ".scripted";
+            out.hasScripted = true;
+            out.rateX = r.Int(*sc, "rate_x", b, -kI32, kI32);
+            out.rateY = r.Int(*sc, "rate_y", b, -kI32, kI32);
+            out.ampX = r.Int(*sc, "amp_x", b, -kPos, kPos);
+            out.ampY = r.Int(*sc, "amp_y", b, -kPos, kPos);
+        }
+    }
+    if (player.kind == PlayerSpec::Kind::Bot) {
+        if (const Json* bot = r.Object(prog, "bot", base)) {
+            std::string b = base + ".bot";
+            out.hasBot = true;
+            out.clearanceCap = r.Int(*bot, "clearance_cap", b, 0, kCap);
+            out.homeShift = r.Int(*bot, "home_shift", b, 0, 62);
+            if (const Json* skills = r.Object(*bot, "skills", b)) {
+                std::string sb = b + ".skills";
+                BotSkill* target = const_cast<BotSkill*>(out.Skill(player.skill));
+                if (const Json* sk = target ? r.Object(*skills, player.skill, sb) : nullptr) {
+                    std::string kb = FieldReader::Join(sb, player.skill);
+                    target->present = true;
+                    target->reactionTicks = r.Int(*sk, "reaction_ticks", kb, 0, kI31);
+                    target->lookaheadTicks = r.Int(*sk, "lookahead_ticks", kb, 0, kLook);
+                    target->mistakeThreshold = r.Int(*sk, "mistake_threshold", kb, 0, kI32);
+                }
+            }
+        }
+    }
+    if (const Json* fm = r.Object(prog, "frame_model", base)) {
+        std::string b = base + ".frame_model";
+        out.fixedUs = r.Int(*fm, "fixed_us", b, 1, kFrameUs);
+        out.perBulletUs = r.Int(*fm, "per_bullet_us", b, 0, kFrameUs);
+        out.perCheckUs = r.Int(*fm, "per_check_us", b, 0, kFrameUs);
+    }
+    out.stateHashInterval = r.Int(prog, "state_hash_interval", base, 1, kI31);
+    if (!r.Ok()) {
+        error = r.error;
+        return false;
+    }
+    return true;
+}
+
+// gcv.inputs/1 (gcv.sim.players.InputsTrace): strict, extra keys forbidden.
+inline bool ReadInputsTrace(const Json& trace, const std::string& base, std::vector<InputStep>& out, FieldReader& r) {
+    if (!trace.IsObject()) return r.Fail(base, "Input should be an object");
+    r.NoExtra(trace, base, {"format", "tick_hz", "runs", "source"});
+    std::string format = r.String(trace, "format", base);
+    if (r.Ok() && format != "gcv.inputs/1") r.Fail(FieldReader::Join(base, "format"), "Input should be 'gcv.inputs/1'");
+    const Json* hz = r.Member(trace, "tick_hz", base);
+    if (hz && (!hz->IsInt64() || hz->integer != 60)) r.Fail(FieldReader::Join(base, "tick_hz"), "Input should be 60");
+    if (const Json* src = trace.Find("source")) {
+        if (!src->IsString())
+            r.Fail(FieldReader::Join(base, "source"), "Input should be a valid string");
+        else if (src->text.size() > 2000)  // 500 characters of up to 4 bytes
+            r.Fail(FieldReader::Join(base, "source"), "String should have at most 500 characters");
+    }
+    const Json* runs = r.Array(trace, "runs", base);
+    if (!r.Ok() || !runs) return false;
+    std::string rb = FieldReader::Join(base, "runs");
+    int64_t total = 0;
+    out.clear();
+    for (size_t i = 0; i < runs->items.size(); ++i) {
+        const Json& run = runs->items[i];
+        std::string ib = FieldReader::Join(rb, i);
+        if (!run.IsArray() || run.items.size() != 4) return r.Fail(ib, "must be [ticks, dx, dy, focus]");
+        int64_t ticks = 0, dx = 0, dy = 0, focus = 0;
+        if (!r.IntValue(run.items[0], FieldReader::Join(ib, size_t(0)), 1, kMaxTraceTicks, ticks)) return false;
+        if (!r.IntValue(run.items[1], FieldReader::Join(ib, size_t(1)), -1, 1, dx)) return false;
+        if (!r.IntValue(run.items[2], FieldReader::Join(ib, size_t(2)), -1, 1, dy)) return false;
+        if (!r.IntValue(run.items[3], FieldReader::Join(ib, size_t(3)), 0, 1, focus)) return false;
+        total += ticks;
+        if (total > kMaxTraceTicks)
+            return r.Fail(rb, "trace covers " + std::to_string(total) + " ticks; at most " + std::to_string(kMaxTraceTicks));
+        InputStep step;
+        step.dx = static_cast<int8_t>(dx);
+        step.dy = static_cast<int8_t>(dy);
+        step.focus = static_cast<int8_t>(focus);
+        out.insert(out.end(), static_cast<size_t>(ticks), step);
+    }
+    return true;
+}
+
+inline bool IsLowerHex64(const std::string& s) {
+    if (s.size() != 64) return false;
+    for (char c : s)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    return true;
+}
+
+inline bool IsRunId(const std::string& s) {
+    if (s.empty() || s.size() > 80) return false;
+    for (char c : s) {
+        bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+                  c == '.' || c == '-';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+// Number of Unicode characters of valid UTF-8 text (for pydantic's length limits).
+inline size_t Utf8Length(const std::string& s) {
+    size_t n = 0;
+    for (char c : s)
+        if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
+    return n;
+}
+
+// The run request model of engine_runners/protocol.py (strict, extra keys forbidden).
+// `doc` must outlive `out` (out.program points into it).
+inline bool ReadRunRequest(const Json& doc, RunRequest& out, std::string& error) {
+    FieldReader r;
+    const std::string base;
+    if (!doc.IsObject()) {
+        error = "field $: Input should be an object";
+        return false;
+    }
+    r.NoExtra(doc, base, {"run_request", "run_id", "program", "program_hash", "config_hash", "seed", "player",
+                          "player_label", "capture_ticks", "output_dir"});
+    if (const Json* kind = doc.Find("run_request")) {
+        if (!kind->IsString() || kind->text != "gcv.run_request/1")
+            r.Fail("run_request", "Input should be 'gcv.run_request/1'");
+    }
+    out.runId = r.String(doc, "run_id", base);
+    if (r.Ok() && !IsRunId(out.runId))
+        r.Fail("run_id", "String should match pattern '^[A-Za-z0-9_.\\-]{1,80}$'");
+    out.program = r.Object(doc, "program", base);
+    out.programHash = r.String(doc, "program_hash", base);
+    if (r.Ok() && !IsLowerHex64(out.programHash)) r.Fail("program_hash", "String should match pattern '^[0-9a-f]{64}$'");
+    out.configHash = r.String(doc, "config_hash", base);
+    if (r.Ok() && !IsLowerHex64(out.configHash)) r.Fail("config_hash", "String should match pattern '^[0-9a-f]{64}$'");
+    out.seed = r.Int(doc, "seed", base, 0, INT64_MAX);
+    if (const Json* pl = r.Object(doc, "player", base)) {
+        std::string kind = r.String(*pl, "kind", "player");
+        if (r.Ok()) {
+            if (kind == "scripted") {
+                out.player.kind = PlayerSpec::Kind::Scripted;
+                r.NoExtra(*pl, "player", {"kind"});
+            } else if (kind == "bot") {
+                out.player.kind = PlayerSpec::Kind::Bot;
+                r.NoExtra(*pl, "player", {"kind", "skill"});
+                out.player.skill = r.String(*pl, "skill", "player");
+                if (r.Ok() && out.player.skill != "novice" && out.player.skill != "average" &&
+                    out.player.skill != "expert")
+                    r.Fail("player.skill", "Input should be 'novice', 'average' or 'expert'");
+            } else if (kind == "inputs") {
+                out.player.kind = PlayerSpec::Kind::Inputs;
+                r.NoExtra(*pl, "player", {"kind", "trace"});
+                if (const Json* tr = r.Object(*pl, "trace", "player")) {
+                    out.player.traceJson = *tr;
+                    ReadInputsTrace(*tr, "player.trace", out.player.trace, r);
+                }
+            } else {
+                r.Fail("player.kind", "Input tag '" + kind + "' does not match any of the expected tags: "
+                                      "'scripted', 'bot', 'inputs'");
+            }
+        }
+    }
+    out.playerLabel = r.String(doc, "player_label", base);
+    if (r.Ok() && (out.playerLabel.empty() || Utf8Length(out.playerLabel) > 80))
+        r.Fail("player_label", "String should have 1 to 80 characters");
+    out.captureTicks.clear();
+    if (const Json* ct = doc.Find("capture_ticks")) {
+        if (!ct->IsArray()) {
+            r.Fail("capture_ticks", "Input should be a valid list");
+        } else if (ct->items.size() > 64) {
+            r.Fail("capture_ticks", "List should have at most 64 items after validation");
+        } else {
+            for (size_t i = 0; i < ct->items.size() && r.Ok(); ++i) {
+                int64_t v = 0;
+                if (r.IntValue(ct->items[i], FieldReader::Join("capture_ticks", i), INT64_MIN, INT64_MAX, v))
+                    out.captureTicks.push_back(v);
+            }
+        }
+    }
+    out.outputDir = r.String(doc, "output_dir", base);
+    if (r.Ok() && out.outputDir.empty()) r.Fail("output_dir", "String should have at least 1 character");
+    if (!r.Ok()) {
+        error = r.error;
+        return false;
+    }
+    return true;
+}
+
+}  // namespace gcv
