@@ -135,7 +135,9 @@ class SubprocessRunner(ABC):
                         startup_timeout=self.startup_timeout,
                         timeout=timeout if timeout is not None else self.default_timeout,
                         env=self.environment())
-        base = dict(run_id=request.run_id, engine=self.engine_label(), exit_code=sup.exit_code,
+        # Name the engine by what actually answered (a harness says so in its handshake).
+        engine = str(sup.handshake.get("engine")) if sup.handshake and sup.handshake.get("engine") else self.engine_label()
+        base = dict(run_id=request.run_id, engine=engine, exit_code=sup.exit_code,
                     log_path=str(sup.log_path), duration_ms=sup.duration_ms, handshake=sup.handshake)
         if sup.launch_error:
             return RunResult(**base, ok=False, error_kind="launch_failed", error=sup.launch_error)

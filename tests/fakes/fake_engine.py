@@ -17,8 +17,19 @@ import time
 from pathlib import Path
 
 
+def _request_path(args: list[str]) -> Path:
+    """Find the request the way each engine receives it (Unity, UE5, python-sim, plain)."""
+    for i, arg in enumerate(args):
+        if arg in ("-gcvRequest", "--request") and i + 1 < len(args):
+            return Path(args[i + 1])
+        if arg.startswith("-GcvRequest="):
+            return Path(arg.split("=", 1)[1].strip('"'))
+    return Path(args[-1])
+
+
 def main() -> int:
-    mode, request_path = sys.argv[1], Path(sys.argv[-1].split("=", 1)[-1])
+    mode = sys.argv[1]
+    request_path = _request_path(sys.argv[2:])
     request = json.loads(request_path.read_text())
     out = Path(request["output_dir"])
     handshake = {"protocol": "gcv.run_protocol/1", "engine": "fake", "version": "0", "run_id": request["run_id"]}

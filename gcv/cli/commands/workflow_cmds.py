@@ -64,6 +64,8 @@ def summary_object(engine, state: dict[str, Any]) -> dict[str, Any]:
         "final_candidate": final, "final_candidate_hash": state.get("final_candidate_hash"),
         "evaluation": evaluation, "trace": state.get("trace", []), "authorization": state.get("authorization"),
         "human_decision": state.get("human_decision"), "engine": state["settings"]["engine"],
+        "engines_used": sorted({r["engine"] for r in [state.get("baseline_run") or {}] + [x.get("run") or {} for x in rounds]
+                                if r.get("engine")}),
         "provider": state["settings"]["provider"], "workspace": str(d.root),
     }
 
