@@ -1,0 +1,172 @@
+"""``gcv propose "REQUEST"``: what the Requirement Agent makes of a designer's request.
+
+Prints the decision, the structured goal, the candidate's differences from the baseline,
+the validation report and any questions or issues. Nothing is written and no engine runs.
+
+Exit codes: 0 accepted; 3 needs_clarification, out_of_scope or no_change (nothing to run,
+the designer has to act); 4 blocked; 2 usage or input error (missing request, unreadable
+baseline, unknown provider). ``--json`` prints exactly one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from gcv.cli.output import EXIT_OK, EXIT_USAGE, console, emit_json, fail_usage
+from gcv.contract.loading import BASELINE_ENV, GcvInputError, default_baseline_path, load_config
+
+EXIT_ATTENTION = 3  # needs_clarification / out_of_scope / no_change
+EXIT_BLOCKED = 4
+EXIT_CODES: dict[str, int] = {"accepted": EXIT_OK, "needs_clarification": EXIT_ATTENTION,
+                              "out_of_scope": EXIT_ATTENTION, "no_change": EXIT_ATTENTION,
+                              "blocked": EXIT_BLOCKED}
+_STYLE = {"accepted": "bold green", "needs_clarification": "bold yellow", "out_of_scope": "bold yellow",
+          "no_change": "bold cyan", "blocked": "bold red"}
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _goal_rows(goal: dict[str, Any]) -> list[tuple[str, str]]:
+    rows = [("target phases", ", ".join(goal["target_phase_ids"]))]
+    if goal.get("pattern_type"):
+        rows.append(("pattern", goal["pattern_type"]))
+    if goal.get("bidirectional") is not None:
+        rows.append(("bidirectional", str(goal["bidirectional"]).lower()))
+    if goal.get("reverse_rotation"):
+        rows.append(("reverse rotation", "true"))
+    if goal.get("pressure", "keep") != "keep":
+        rows.append(("pressure", goal["pressure"]))
+    words = {"set": "=", "scale": "x", "add": "+"}
+    for edit in goal.get("edits", []):
+        rows.append((f"edit {edit['field']}", f"{words[edit['operation']]} {_show(edit['value'])}"))
+    for name, value in (goal.get("constraints") or {}).items():
+        if value is not None:
+            rows.append((f"constraint {name}", _show(value)))
+    if goal.get("preserve_visual_style"):
+        rows.append(("preserve visual style", "true"))
+    return rows
+
+
+def _print_human(payload: dict[str, Any], report: Any) -> None:
+    out = console()
+    decision = payload["decision"]
+    out.print(f"decision: [{_STYLE[decision]}]{decision}[/]  (provider {escape(payload['provider'])})")
+    if payload.get("rationale"):
+        out.print(f"  {escape(payload['rationale'])}", markup=True)
+    if payload["goal"]:
+        table = Table(title="goal", show_header=False, expand=False, title_justify="left")
+        table.add_column("field", style="bold")
+        table.add_column("value", overflow="fold")
+        for key, value in _goal_rows(payload["goal"]):
+            table.add_row(escape(key), escape(value))
+        out.print(table)
+    if payload["candidate"] is not None:
+        if payload["diff"]:
+            table = Table(title="candidate vs baseline", show_header=True, header_style="bold", title_justify="left")
+            for col in ("path", "before", "after"):
+                table.add_column(col, overflow="fold")
+            for change in payload["diff"]:
+                table.add_row(escape(change["path"]), escape(_show(change["before"])), escape(_show(change["after"])))
+            out.print(table)
+        else:
+            out.print("candidate: identical to the baseline")
+    if report is not None:
+        from gcv.cli.commands.validate_cmds import print_report
+
+        out.print("[bold]validation[/]")
+        print_report(report, "candidate")
+    if payload["questions"]:
+        out.print("[bold yellow]questions[/]")
+        for n, question in enumerate(payload["questions"], 1):
+            out.print(f"  {n}. {escape(question)}")
+    if payload["issues"]:
+        table = Table(title="issues", show_header=True, header_style="bold", title_justify="left")
+        for col in ("field", "asked", "allowed", "message"):
+            table.add_column(col, overflow="fold")
+        for issue in payload["issues"]:
+            rule = f" [{issue['rule_id']}]" if issue.get("rule_id") else ""
+            table.add_row(escape(issue["field"] + rule), escape(_show(issue["asked"])), escape(str(issue["allowed"])),
+                          escape(issue["message"]))
+        out.print(table)
+    hint = {"accepted": "next: authorize test runs of this candidate",
+            "needs_clarification": "answer the questions and submit the request again",
+            "out_of_scope": "GCV changes the boss fight's bullet patterns and their targets only",
+            "no_change": "nothing to verify",
+            "blocked": "change the request so that it stays inside the contract"}[decision]
+    out.print(f"[dim]{escape(hint)}[/]")
+
+
+def propose_command(
+    request: Annotated[Optional[str], typer.Argument(help="the designer's change request (English or Chinese)",
+                                                     show_default=False)] = None,
+    baseline: Annotated[Optional[Path], typer.Option(
+        "--baseline", help=f"baseline config; default ${BASELINE_ENV} or the committed "
+                           "artifacts/baselines/shrine_trial.json")] = None,
+    provider: Annotated[str, typer.Option("--provider", help="requirement provider (offline, ...)")] = "offline",
+    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+) -> None:
+    """Turn a change request into a structured goal and a validated candidate config."""
+    from gcv.agents.requirement import RequirementAgent, UnknownProviderError, get_requirement_provider
+    from gcv.validation.diff import diff_configs
+
+    if request is None:
+        fail_usage("missing argument REQUEST (the change request, in quotes)", json_mode=json_out,
+                   hint='gcv propose "make phase 2 a denser bidirectional spiral" [--baseline B.json] [--json]')
+    base_path = baseline if baseline is not None else default_baseline_path()
+    try:
+        base = load_config(base_path)
+    except GcvInputError as exc:
+        fail_usage(exc.message, json_mode=json_out, file=exc.file, detail=exc.path_in_doc, role="baseline")
+    try:
+        chosen = get_requirement_provider(provider)
+    except UnknownProviderError as exc:
+        fail_usage(str(exc), json_mode=json_out, role="--provider")
+    except ValueError as exc:
+        fail_usage(str(exc), json_mode=json_out, role="--provider")
+    proposal = RequirementAgent(chosen).propose_with_report(request, base)
+    decision = proposal.decision
+    code = EXIT_CODES[decision.decision]
+    dumped = decision.model_dump(mode="json")
+    diff = ([c.model_dump(mode="json") for c in diff_configs(base, decision.candidate)]
+            if decision.candidate is not None else [])
+    report = proposal.validation
+    payload: dict[str, Any] = {
+        "decision": decision.decision,
+        "request": request,
+        "provider": provider,
+        "baseline": str(base_path),
+        "rationale": decision.rationale,
+        "goal": dumped["goal"],
+        "candidate": dumped["candidate"],
+        "diff": diff,
+        "validation": report.model_dump(mode="json") if report is not None else None,  # type: ignore[attr-defined]
+        "questions": dumped["questions"],
+        "issues": dumped["issues"],
+        "agent_calls": [call.model_dump(mode="json") for call in proposal.calls],
+        "exit_code": code,
+    }
+    if json_out:
+        emit_json(payload)
+    else:
+        _print_human(payload, report)
+    raise typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("propose")(propose_command)
+
+
+__all__ = ["register", "propose_command", "EXIT_CODES", "EXIT_ATTENTION", "EXIT_BLOCKED", "EXIT_USAGE"]
