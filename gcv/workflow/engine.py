@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from gcv.agents.errors import AgentError, CallBudget
 from gcv.contract.canonical import config_hash
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig
@@ -50,6 +51,15 @@ def new_workflow_id(request: str, now: float) -> str:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
     digest = hashlib.sha256(f"{request}\0{now!r}".encode()).hexdigest()[:6]
     return f"wf-{stamp}-{digest}"
+
+
+def _agent_failure(exc: AgentError) -> dict[str, Any]:
+    return {"error": {"kind": exc.kind, "status": exc.status, "message": str(exc)},
+            "calls": [c.model_dump(mode="json") for c in exc.calls]}
+
+
+def _failure_stop(error: dict[str, Any]) -> Stop:
+    return Stop(error["kind"], error["status"], error["message"])
 
 
 def _failed_summary(evaluation: dict[str, Any]) -> str:
@@ -149,6 +159,17 @@ class WorkflowEngine:
             state["best_round"] = best["round"]
             state["final_candidate_hash"] = best["candidate_hash"]
 
+    @staticmethod
+    def _with_budget(provider: Any, state: dict[str, Any]) -> Any:
+        """Tell the provider what is left, so its own retries stay inside the budgets."""
+        budgets = Budgets.model_validate(state["settings"]["budgets"])
+        try:
+            provider.budget = CallBudget(remaining_calls=budgets.max_model_calls - state["usage"]["model_calls"],
+                                         remaining_tokens=budgets.max_tokens - state["usage"]["tokens"])
+        except AttributeError:  # a provider without a budget slot makes exactly one call
+            pass
+        return provider
+
     def _count_calls(self, d: WorkflowDir, state: dict[str, Any], calls: list[dict[str, Any]]) -> None:
         for call in calls:
             state["agent_calls"].append(d.put(call))
@@ -205,14 +226,18 @@ class WorkflowEngine:
         self.on_progress("requirement agent")
 
         def work() -> dict[str, Any]:
-            provider = get_requirement_provider(state["settings"]["provider"])
-            decision, calls = RequirementAgent(provider).propose(
-                state["request"], baseline)
+            provider = self._with_budget(get_requirement_provider(state["settings"]["provider"]), state)
+            try:
+                decision, calls = RequirementAgent(provider).propose(state["request"], baseline)
+            except AgentError as exc:
+                return _agent_failure(exc)
             return {"decision": decision.model_dump(mode="json"),
                     "calls": [c.model_dump(mode="json") for c in calls]}
 
         result = self._activity(d, "requirement", work)
         self._count_calls(d, state, result["calls"])
+        if result.get("error"):
+            return self._stop(d, state, _failure_stop(result["error"]))
         decision = result["decision"]
         state["requirement"] = {"decision": decision["decision"], "hash": d.put(decision),
                                 "questions": decision.get("questions", []), "issues": decision.get("issues", [])}
@@ -363,12 +388,18 @@ class WorkflowEngine:
         self.on_progress(f"quality review {n}")
 
         def work() -> dict[str, Any]:
-            provider = get_review_provider(state["settings"]["provider"])
-            verdict, calls = ReviewAgent(provider).review(evidence)
+            provider = self._with_budget(get_review_provider(state["settings"]["provider"]), state)
+            try:
+                verdict, calls = ReviewAgent(provider).review(evidence)
+            except AgentError as exc:
+                return _agent_failure(exc)
             return {"verdict": verdict.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
 
         result = self._activity(d, f"review:{n}", work)
         self._count_calls(d, state, result["calls"])
+        if result.get("error"):
+            self._choose_best(state)
+            return self._stop(d, state, _failure_stop(result["error"]))
         from gcv.agents.base import ReviewVerdict
 
         verdict = ReviewVerdict.model_validate(result["verdict"])

@@ -1,0 +1,89 @@
+"""How an agent call can fail without crashing the loop, and the budget a provider must respect.
+
+Providers raise these (never SDK exceptions); each carries the calls already made, so the
+workflow still counts and records every model call, retries included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gcv.agents.base import AgentCall
+
+
+class AgentError(Exception):
+    """Base: ``kind`` becomes the workflow's terminal reason, ``calls`` are recorded."""
+
+    kind = "agent_error"
+    status = "failed"  # the workflow status this failure leads to
+
+    def __init__(self, message: str, calls: list[AgentCall] | None = None) -> None:
+        super().__init__(message)
+        self.calls = list(calls or [])
+
+
+class AgentOutputInvalid(AgentError):
+    """The model's output stayed malformed after the bounded retries."""
+
+    kind = "agent_output_invalid"
+    status = "blocked"
+
+
+class AgentRefused(AgentError):
+    """stop_reason == refusal: a recorded outcome, a person must look."""
+
+    kind = "agent_refused"
+    status = "blocked"
+
+
+class AgentTruncated(AgentError):
+    """stop_reason == max_tokens: the answer was cut off."""
+
+    kind = "agent_max_tokens"
+    status = "blocked"
+
+
+class AgentUnavailable(AgentError):
+    """Rate limit, overload, timeout, connection or 4xx/5xx errors after the SDK's retries."""
+
+    kind = "agent_unavailable"
+    status = "failed"
+
+
+class AgentBudgetExceeded(AgentError):
+    """A retry would cross the model-call or token budget; ``rule`` names which."""
+
+    status = "budget_exhausted"
+
+    def __init__(self, message: str, calls: list[AgentCall] | None = None, *, rule: str = "model_call_budget") -> None:
+        super().__init__(message, calls)
+        self.kind = rule
+
+
+class ReplayMismatch(AgentError):
+    """The replay provider was asked something the recording does not hold."""
+
+    kind = "replay_mismatch"
+    status = "failed"
+
+
+@dataclass
+class CallBudget:
+    """What is left for this agent call (retries included). The workflow sets it."""
+
+    remaining_calls: int
+    remaining_tokens: int
+    spent_calls: int = field(default=0)
+    spent_tokens: int = field(default=0)
+
+    def check(self, estimate: int) -> str | None:
+        """None if one more call of about ``estimate`` tokens fits; else the rule it breaks."""
+        if self.spent_calls >= self.remaining_calls:
+            return "model_call_budget"
+        if self.spent_tokens + estimate > self.remaining_tokens:
+            return "token_budget"
+        return None
+
+    def spend(self, tokens: int) -> None:
+        self.spent_calls += 1
+        self.spent_tokens += tokens
