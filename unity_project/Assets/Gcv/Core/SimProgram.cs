@@ -1,0 +1,290 @@
+// The integer sim program (gcv.sim_program/1) as typed fields, read from its JSON with a
+// named field path on every error (a bad request names the field it rejects).
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Text.RegularExpressions;
+
+namespace Gcv.Core
+{
+    /// <summary>A request or program field that is missing or invalid (exit code 2).</summary>
+    public sealed class BadRequestException : Exception
+    {
+        public readonly string Field;
+
+        public BadRequestException(string field, string message)
+            : base(field + ": " + message)
+        {
+            Field = field;
+        }
+    }
+
+    /// <summary>Strict typed access to JSON fields, like pydantic's strict mode.</summary>
+    public static class Fields
+    {
+        public static string Join(string path, string key)
+        {
+            return string.IsNullOrEmpty(path) ? key : path + "." + key;
+        }
+
+        public static string Index(string path, int i)
+        {
+            return path + "[" + i.ToString(CultureInfo.InvariantCulture) + "]";
+        }
+
+        public static JsonValue Require(JsonValue obj, string key, string path)
+        {
+            JsonValue v = obj.Get(key);
+            if (v == null) throw new BadRequestException(Join(path, key), "field required");
+            return v;
+        }
+
+        public static JsonValue Object(JsonValue v, string path)
+        {
+            if (v.Kind != JsonKind.Object) throw new BadRequestException(path, "expected an object, got " + v.KindName);
+            return v;
+        }
+
+        public static JsonValue Object(JsonValue obj, string key, string path)
+        {
+            return Object(Require(obj, key, path), Join(path, key));
+        }
+
+        public static List<JsonValue> Array(JsonValue v, string path)
+        {
+            if (v.Kind != JsonKind.Array) throw new BadRequestException(path, "expected an array, got " + v.KindName);
+            return v.Items;
+        }
+
+        public static List<JsonValue> Array(JsonValue obj, string key, string path)
+        {
+            return Array(Require(obj, key, path), Join(path, key));
+        }
+
+        public static long Int(JsonValue v, string path)
+        {
+            if (v.Kind == JsonKind.Integer) return v.Int;
+            if (v.Kind == JsonKind.Number)
+            {
+                bool looksInt = v.Text.IndexOf('.') < 0 && v.Text.IndexOf('e') < 0 && v.Text.IndexOf('E') < 0;
+                throw new BadRequestException(path, looksInt
+                    ? "integer " + v.Text + " is outside the signed 64-bit range"
+                    : "expected an integer, got the number " + v.Text);
+            }
+            throw new BadRequestException(path, "expected an integer, got " + v.KindName);
+        }
+
+        public static long Int(JsonValue obj, string key, string path)
+        {
+            return Int(Require(obj, key, path), Join(path, key));
+        }
+
+        public static long Int(JsonValue obj, string key, string path, long min, long max)
+        {
+            long v = Int(obj, key, path);
+            if (v < min || v > max)
+                throw new BadRequestException(Join(path, key), string.Format(CultureInfo.InvariantCulture,
+                    "{0} is out of range; allowed {1}..{2}", v, min, max));
+            return v;
+        }
+
+        public static bool Bool(JsonValue obj, string key, string path)
+        {
+            JsonValue v = Require(obj, key, path);
+            if (v.Kind != JsonKind.Bool) throw new BadRequestException(Join(path, key), "expected a boolean, got " + v.KindName);
+            return v.Bool;
+        }
+
+        public static string String(JsonValue v, string path)
+        {
+            if (v.Kind != JsonKind.String) throw new BadRequestException(path, "expected a string, got " + v.KindName);
+            return v.Text;
+        }
+
+        public static string String(JsonValue obj, string key, string path)
+        {
+            return String(Require(obj, key, path), Join(path, key));
+        }
+
+        public static string Pattern(JsonValue obj, string key, string path, string regex, string what)
+        {
+            string s = String(obj, key, path);
+            if (!Regex.IsMatch(s, regex, RegexOptions.CultureInvariant))
+                throw new BadRequestException(Join(path, key), "does not match " + what + " (" + regex + ")");
+            return s;
+        }
+
+        public static void Only(JsonValue obj, string path, params string[] allowed)
+        {
+            foreach (string key in obj.Keys)
+            {
+                if (System.Array.IndexOf(allowed, key) < 0)
+                    throw new BadRequestException(Join(path, key), "extra field not permitted");
+            }
+        }
+    }
+
+    public sealed class PhaseProgram
+    {
+        public string PhaseId;
+        public long TriggerMicro;
+        public string Pattern;
+        public long WaveIntervalTicks;
+        public long LifetimeTicks;
+        public long RotationPerWave;
+        public bool Aim;
+        public bool Scatter;
+        public long ScatterSpan;
+        public long[] SlotOffset, SlotSpeed, SlotSign;
+        public int SlotCount { get { return SlotOffset.Length; } }
+    }
+
+    public sealed class BotSkill
+    {
+        public long ReactionTicks, LookaheadTicks, MistakeThreshold;
+    }
+
+    public sealed class SimProgram
+    {
+        public const string ProgramId = "gcv.sim_program/1";
+        public static readonly string[] PatternNames = { "ring", "spiral", "aimed_fan", "petal", "scatter" };
+
+        public JsonValue Json;
+        public string ConfigHash;
+        public long TickHz, DurationTicks, StateHashInterval;
+        public long HalfWidth, HalfHeight, DespawnX, DespawnY;
+        public long MaxHealth, Speed, FocusSpeed, HitRadius, GrazeRadius, StartX, StartY;
+        public long InvulnerabilityTicks, AutoFireDamage, AutoFireIntervalTicks;
+        public long BossMaxHealth, BossX, BossY;
+        public PhaseProgram[] Phases;
+        public long RateX, RateY, AmpX, AmpY;
+        public Dictionary<string, BotSkill> Skills = new Dictionary<string, BotSkill>(StringComparer.Ordinal);
+        public long ClearanceCap, HomeShift;
+        public long FixedUs, PerBulletUs, PerCheckUs;
+
+        // Bounds that keep every intermediate inside int64 (far wider than the contract's).
+        const long Coord = 1L << 40;   // positions, radii, speeds in Q16 (2^24 world units)
+        const long Big = 1L << 40;
+
+        /// <summary>Reads and checks a program. Field paths start with "program".</summary>
+        public static SimProgram FromJson(JsonValue json)
+        {
+            const string P = "program";
+            Fields.Object(json, P);
+            var prog = new SimProgram { Json = json };
+            string id = Fields.String(json, "program", P);
+            if (id != ProgramId) throw new BadRequestException("program.program", "expected \"" + ProgramId + "\", got \"" + id + "\"");
+            prog.ConfigHash = Fields.Pattern(json, "config_hash", P, "^[0-9a-f]{64}$", "a sha256 hex digest");
+            prog.TickHz = Fields.Int(json, "tick_hz", P, 60, 60);
+            prog.DurationTicks = Fields.Int(json, "duration_ticks", P, 1, 10000000);
+            prog.StateHashInterval = Fields.Int(json, "state_hash_interval", P, 1, 100000000);
+
+            var arena = Fields.Object(json, "arena", P);
+            const string A = "program.arena";
+            prog.HalfWidth = Fields.Int(arena, "half_width", A, 0, Coord);
+            prog.HalfHeight = Fields.Int(arena, "half_height", A, 0, Coord);
+            prog.DespawnX = Fields.Int(arena, "despawn_x", A, 0, Coord);
+            prog.DespawnY = Fields.Int(arena, "despawn_y", A, 0, Coord);
+
+            var pl = Fields.Object(json, "player", P);
+            const string PL = "program.player";
+            prog.MaxHealth = Fields.Int(pl, "max_health", PL, 1, 1000000);
+            prog.Speed = Fields.Int(pl, "speed", PL, 0, Coord);
+            prog.FocusSpeed = Fields.Int(pl, "focus_speed", PL, 0, Coord);
+            prog.HitRadius = Fields.Int(pl, "hit_radius", PL, 0, 1L << 30);
+            prog.GrazeRadius = Fields.Int(pl, "graze_radius", PL, 0, 1L << 30);
+            prog.StartX = Fields.Int(pl, "start_x", PL, -Coord, Coord);
+            prog.StartY = Fields.Int(pl, "start_y", PL, -Coord, Coord);
+            prog.InvulnerabilityTicks = Fields.Int(pl, "invulnerability_ticks", PL, 0, Big);
+            prog.AutoFireDamage = Fields.Int(pl, "auto_fire_damage", PL, 0, Big);
+            prog.AutoFireIntervalTicks = Fields.Int(pl, "auto_fire_interval_ticks", PL, 1, Big);
+
+            var boss = Fields.Object(json, "boss", P);
+            const string B = "program.boss";
+            prog.BossMaxHealth = Fields.Int(boss, "max_health", B, 1, Big);
+            prog.BossX = Fields.Int(boss, "x", B, -Coord, Coord);
+            prog.BossY = Fields.Int(boss, "y", B, -Coord, Coord);
+
+            var phases = Fields.Array(json, "phases", P);
+            if (phases.Count == 0) throw new BadRequestException("program.phases", "at least one phase is required");
+            prog.Phases = new PhaseProgram[phases.Count];
+            for (int k = 0; k < phases.Count; k++)
+            {
+                string pp = Fields.Index("program.phases", k);
+                var ph = Fields.Object(phases[k], pp);
+                var phase = new PhaseProgram();
+                phase.PhaseId = Fields.String(ph, "phase_id", pp);
+                phase.TriggerMicro = Fields.Int(ph, "trigger_micro", pp, 0, 1000000);
+                phase.Pattern = Fields.String(ph, "pattern", pp);
+                if (System.Array.IndexOf(PatternNames, phase.Pattern) < 0)
+                    throw new BadRequestException(Fields.Join(pp, "pattern"), "unknown pattern \"" + phase.Pattern + "\"; allowed: " + string.Join(", ", PatternNames));
+                phase.Scatter = phase.Pattern == "scatter";
+                phase.WaveIntervalTicks = Fields.Int(ph, "wave_interval_ticks", pp, 1, Big);
+                phase.LifetimeTicks = Fields.Int(ph, "lifetime_ticks", pp, 1, Big);
+                phase.RotationPerWave = Fields.Int(ph, "rotation_per_wave", pp, -(1L << 20), 1L << 20);
+                phase.Aim = Fields.Bool(ph, "aim", pp);
+                phase.ScatterSpan = Fields.Int(ph, "scatter_span", pp, 0, 1L << 32);
+                var slots = Fields.Array(ph, "slots", pp);
+                if (slots.Count == 0) throw new BadRequestException(Fields.Join(pp, "slots"), "at least one slot is required");
+                phase.SlotOffset = new long[slots.Count];
+                phase.SlotSpeed = new long[slots.Count];
+                phase.SlotSign = new long[slots.Count];
+                for (int s = 0; s < slots.Count; s++)
+                {
+                    string sp = Fields.Index(Fields.Join(pp, "slots"), s);
+                    var slot = Fields.Array(slots[s], sp);
+                    if (slot.Count != 3) throw new BadRequestException(sp, "expected [angle_offset, speed, rotation_sign]");
+                    phase.SlotOffset[s] = Bounded(Fields.Int(slot[0], Fields.Index(sp, 0)), -(1L << 40), 1L << 40, Fields.Index(sp, 0));
+                    phase.SlotSpeed[s] = Bounded(Fields.Int(slot[1], Fields.Index(sp, 1)), 0, 1L << 30, Fields.Index(sp, 1));
+                    phase.SlotSign[s] = Bounded(Fields.Int(slot[2], Fields.Index(sp, 2)), -1, 1, Fields.Index(sp, 2));
+                }
+                prog.Phases[k] = phase;
+            }
+
+            var sc = Fields.Object(json, "scripted", P);
+            const string S = "program.scripted";
+            prog.RateX = Fields.Int(sc, "rate_x", S, -(1L << 32), 1L << 32);
+            prog.RateY = Fields.Int(sc, "rate_y", S, -(1L << 32), 1L << 32);
+            prog.AmpX = Fields.Int(sc, "amp_x", S, -Coord, Coord);
+            prog.AmpY = Fields.Int(sc, "amp_y", S, -Coord, Coord);
+
+            var bot = Fields.Object(json, "bot", P);
+            const string BT = "program.bot";
+            prog.ClearanceCap = Fields.Int(bot, "clearance_cap", BT, 0, 1L << 60);
+            prog.HomeShift = Fields.Int(bot, "home_shift", BT, 0, 62);
+            var skills = Fields.Object(bot, "skills", BT);
+            foreach (string name in skills.Keys)
+            {
+                string kp = Fields.Join("program.bot.skills", name);
+                var sk = Fields.Object(skills.Map[name], kp);
+                prog.Skills[name] = new BotSkill
+                {
+                    ReactionTicks = Fields.Int(sk, "reaction_ticks", kp, 1, Big),
+                    LookaheadTicks = Fields.Int(sk, "lookahead_ticks", kp, 1, 1L << 16),
+                    MistakeThreshold = Fields.Int(sk, "mistake_threshold", kp, 0, 1L << 32),
+                };
+            }
+
+            var fm = Fields.Object(json, "frame_model", P);
+            const string F = "program.frame_model";
+            prog.FixedUs = Fields.Int(fm, "fixed_us", F, 1, 1L << 30);
+            prog.PerBulletUs = Fields.Int(fm, "per_bullet_us", F, 0, 1L << 20);
+            prog.PerCheckUs = Fields.Int(fm, "per_check_us", F, 0, 1L << 20);
+            return prog;
+        }
+
+        static long Bounded(long v, long min, long max, string path)
+        {
+            if (v < min || v > max)
+                throw new BadRequestException(path, string.Format(CultureInfo.InvariantCulture,
+                    "{0} is out of range; allowed {1}..{2}", v, min, max));
+            return v;
+        }
+
+        /// <summary>sha256 (lowercase hex) of the canonical JSON of the program.</summary>
+        public static string HashOf(JsonValue programJson)
+        {
+            return Hashing.Sha256Hex(System.Text.Encoding.UTF8.GetBytes(Gcv.Core.Json.Canonical(programJson)));
+        }
+    }
+}
