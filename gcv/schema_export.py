@@ -59,6 +59,12 @@ def inputs_trace_schema() -> dict[str, Any]:
     return model_schema(InputsTrace, "inputs_trace.schema.json")
 
 
+def batch_spec_schema() -> dict[str, Any]:
+    from gcv.batch.spec import batch_spec_schema as build
+
+    return build()
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     CONFIG_SCHEMA_FILE: config_schema,
     GOAL_SCHEMA_FILE: goal_schema,
@@ -67,6 +73,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "telemetry.schema.json": telemetry_schema,
     "run_request.schema.json": run_request_schema,
     "inputs_trace.schema.json": inputs_trace_schema,
+    "batch_spec.schema.json": batch_spec_schema,
 }
 
 

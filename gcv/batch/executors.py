@@ -1,0 +1,440 @@
+"""Executors: where cells run. Both give the same rows; only ``duration_ms`` differs.
+
+Work is cut into *units*: plain dicts (engine, program, player objects, cells) handed to
+:func:`run_unit`, a plain module-level function, so the same code runs in this process, in
+a local worker process and on a Dask worker. Each worker resolves the engine name with its
+*own* registry (``engine_runners.registry.get_runner``): the operator configures the
+engines on each machine; a batch only ever names them.
+
+* python-sim cells (the in-process reference runner, no frame capture) of one program go
+  through the simulator's batch API (``gcv.sim.batch.run_batch``) in chunks, so a chunk
+  shares the program and one ``Simulation`` per player; the telemetry is then checked like
+  any engine's (schema, hashes, seed, player). ``duration_ms`` of such a row is its share of
+  the chunk's time.
+* every other cell goes through ``runner.run`` with a request file under
+  ``<output>/runs/<cell id>/a<attempt>/``, with the spec's timeout (the runner kills a hung
+  engine's process tree).
+
+``local`` runs python-sim units in a process pool (``forkserver`` workers that ignore
+Ctrl-C, so only the driver handles it) and out-of-process engine units in a thread pool
+(the engine process does the work; the thread only supervises it). With one worker
+everything runs inline, in order. ``dask`` submits units to an existing scheduler.
+
+The driver (:func:`iter_rows`) yields rows as units finish and resubmits a cell whose row
+is an error, as a unit of its own, until it has had ``retries`` extra attempts.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import os
+import signal
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any, Iterator, Protocol
+
+from gcv.batch.results import make_row
+
+BATCH_API_ENGINE = "python-sim"
+MAX_CHUNK = 16
+
+
+# --- the unit of work (runs anywhere) ----------------------------------------------------
+
+def _batch_capable(runner: Any) -> bool:
+    from engine_runners.python_sim import PythonSimRunner
+
+    return isinstance(runner, PythonSimRunner) and getattr(runner, "mode", "") == "inprocess"
+
+
+def check_telemetry_data(telemetry: dict[str, Any], *, cell: dict[str, Any], program_hash: str,
+                         config_hash: str) -> tuple[str, str] | None:
+    """None when the telemetry is schema-valid and belongs to the cell; else (kind, message)."""
+    from pydantic import ValidationError
+
+    from gcv.sim.telemetry_model import Telemetry
+
+    try:
+        Telemetry.model_validate(telemetry)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "$"
+        return "bad_telemetry", f"telemetry does not match the schema at {where}: {first['msg']}"
+    if telemetry["program_hash"] != program_hash or telemetry["config_hash"] != config_hash:
+        return "hash_mismatch", "telemetry program/config hash does not match the cell's program"
+    if telemetry["seed"] != cell["seed"] or telemetry["player"] != cell["player"]:
+        return "hash_mismatch", "telemetry seed/player do not match the cell"
+    return None
+
+
+def _error_rows(unit: dict[str, Any], kind: str, message: str, duration_ms: int = 0) -> list[dict[str, Any]]:
+    return [make_row(c, attempt=c["attempt"], telemetry=None, duration_ms=duration_ms, error_kind=kind,
+                     error_message=message) for c in unit["cells"]]
+
+
+def _sim_row(cell: dict[str, Any], telemetry: dict[str, Any], duration_ms: int, program_hash: str,
+             config_hash: str) -> dict[str, Any]:
+    telemetry = {**telemetry, "run_id": cell["cell_id"]}
+    problem = check_telemetry_data(telemetry, cell=cell, program_hash=program_hash, config_hash=config_hash)
+    if problem is not None:
+        return make_row(cell, attempt=cell["attempt"], telemetry=None, duration_ms=duration_ms,
+                        error_kind=problem[0], error_message=problem[1])
+    return make_row(cell, attempt=cell["attempt"], telemetry=telemetry, duration_ms=duration_ms)
+
+
+def _run_batch_api(unit: dict[str, Any]) -> list[dict[str, Any]]:
+    from gcv.sim.batch import run_batch
+    from gcv.sim.program import program_hash
+
+    program, players, cells = unit["program"], unit["players"], unit["cells"]
+    digest = program_hash(program)
+    started = time.perf_counter()
+    try:
+        telemetries = run_batch(program, [(c["seed"], players[c["player"]]) for c in cells])
+    except Exception:  # noqa: BLE001 - isolate the failing cell below, one run at a time
+        telemetries = None
+    if telemetries is not None and len(telemetries) == len(cells):
+        share = int((time.perf_counter() - started) * 1000 / len(cells))
+        return [_sim_row(c, t, share, digest, program["config_hash"]) for c, t in zip(cells, telemetries)]
+    rows = []
+    for c in cells:
+        t0 = time.perf_counter()
+        try:
+            tel = run_batch(program, [(c["seed"], players[c["player"]])])[0]
+        except Exception as exc:  # noqa: BLE001 - a simulator failure is an error row, not a crash
+            rows.append(make_row(c, attempt=c["attempt"], telemetry=None,
+                                 duration_ms=int((time.perf_counter() - t0) * 1000), error_kind="engine_error",
+                                 error_message=f"{type(exc).__name__}: {exc}"))
+            continue
+        rows.append(_sim_row(c, tel, int((time.perf_counter() - t0) * 1000), digest, program["config_hash"]))
+    return rows
+
+
+def _run_with_runner(runner: Any, unit: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any]:
+    from engine_runners.requests import build_request
+
+    out = Path(unit["output_dir"]) / "runs" / cell["cell_id"] / f"a{cell['attempt']}"
+    started = time.perf_counter()
+    try:
+        request = build_request(unit["program"], seed=cell["seed"], player=unit["players"][cell["player"]],
+                                output_dir=out, run_id=cell["cell_id"], capture_ticks=unit["capture_ticks"])
+        result = runner.run(request, timeout=unit["timeout"])
+    except Exception as exc:  # noqa: BLE001 - a runner bug must not take the batch down
+        return make_row(cell, attempt=cell["attempt"], telemetry=None,
+                        duration_ms=int((time.perf_counter() - started) * 1000), error_kind="internal_error",
+                        error_message=f"{type(exc).__name__}: {exc}")
+    duration = result.duration_ms or int((time.perf_counter() - started) * 1000)
+    if not result.ok or result.telemetry is None:
+        return make_row(cell, attempt=cell["attempt"], telemetry=None, duration_ms=duration,
+                        error_kind=result.error_kind or "engine_error", error_message=result.error)
+    return make_row(cell, attempt=cell["attempt"], telemetry=result.telemetry, duration_ms=duration)
+
+
+def run_unit(unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run one unit with this machine's engine runners; one row per cell, in cell order.
+
+    Plain data in and out (dicts, lists, numbers, strings), so any executor can ship it.
+    """
+    from engine_runners.registry import UnknownEngineError, get_runner
+
+    try:
+        runner = get_runner(unit["engine"])
+    except UnknownEngineError as exc:
+        return _error_rows(unit, "unknown_engine", f"{exc} (on {os.uname().nodename})")
+    if _batch_capable(runner) and not unit["capture_ticks"]:
+        return _run_batch_api(unit)
+    return [_run_with_runner(runner, unit, c) for c in unit["cells"]]
+
+
+def plan_units(cells: list[Any], matrix: Any, *, attempts: dict[str, int], slots: int,
+               capture_ticks: list[int], timeout: float, output_dir: Path) -> list[dict[str, Any]]:
+    """Cut cells into units: batch-API cells of one program and engine in chunks sized so each
+    worker slot gets about four; every other cell alone."""
+    groups: dict[tuple[str, str], list[Any]] = {}
+    for cell in cells:
+        groups.setdefault((cell.config_hash, cell.engine), []).append(cell)
+    units = []
+    for (config_hash, engine), members in groups.items():
+        batched = engine == BATCH_API_ENGINE and not capture_ticks
+        size = max(1, min(MAX_CHUNK, math.ceil(len(members) / (max(1, slots) * 4)))) if batched else 1
+        for start in range(0, len(members), size):
+            units.append(make_unit(members[start:start + size], matrix, attempts=attempts,
+                                   capture_ticks=capture_ticks, timeout=timeout, output_dir=output_dir))
+    return units
+
+
+def make_unit(cells: list[Any], matrix: Any, *, attempts: dict[str, int], capture_ticks: list[int],
+              timeout: float, output_dir: Path) -> dict[str, Any]:
+    first = cells[0]
+    labels = dict.fromkeys(c.player for c in cells)
+    return {
+        "engine": first.engine,
+        "program": matrix.programs[first.config_hash],
+        "players": {label: matrix.players[label] for label in labels},
+        "cells": [{**c.as_dict(), "attempt": attempts[c.cell_id]} for c in cells],
+        "capture_ticks": list(capture_ticks),
+        "timeout": float(timeout),
+        "output_dir": str(output_dir),
+    }
+
+
+# --- executors ---------------------------------------------------------------------------
+
+class Executor(Protocol):
+    name: str
+
+    def slots(self) -> int: ...
+
+    def submit(self, unit: dict[str, Any]) -> Any: ...
+
+    def wait(self, handles: list[Any], timeout: float) -> list[Any]: ...
+
+    def result(self, handle: Any) -> list[dict[str, Any]]: ...
+
+    def close(self, *, cancel: bool) -> None: ...
+
+
+class ExecutorError(RuntimeError):
+    """The executor cannot start (for example the Dask scheduler is unreachable)."""
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Inline:
+    """A unit run lazily, on the driver's thread, when the driver waits for it."""
+
+    def __init__(self, unit: dict[str, Any]) -> None:
+        self.unit = unit
+        self.rows: list[dict[str, Any]] | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.rows = run_unit(self.unit)
+        except Exception as exc:  # noqa: BLE001 - reported as error rows by the driver
+            self.error = exc
+
+
+def _session_children() -> set[int]:
+    """Our child processes that lead their own session: engines started by supervision."""
+    me, found = os.getpid(), set()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, ppid, sid = int(entry), int(fields[1]), int(fields[3])
+        if ppid == me and sid == pid:
+            found.add(pid)
+    return found
+
+
+class LocalExecutor:
+    """A process pool for python-sim units, a thread pool for engine units; inline with 1 worker."""
+
+    name = "local"
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = max(1, int(workers))
+        self._procs: cf.ProcessPoolExecutor | None = None
+        self._threads: cf.ThreadPoolExecutor | None = None
+        self._inline: deque[_Inline] = deque()
+        self._preexisting = _session_children()
+
+    def slots(self) -> int:
+        return self.workers
+
+    def _uses_processes(self, unit: dict[str, Any]) -> bool:
+        from engine_runners.registry import UnknownEngineError, get_runner
+
+        try:
+            return _batch_capable(get_runner(unit["engine"]))
+        except UnknownEngineError:
+            return False
+
+    def submit(self, unit: dict[str, Any]) -> Any:
+        if self.workers == 1:
+            job = _Inline(unit)
+            self._inline.append(job)
+            return job
+        if self._uses_processes(unit):
+            if self._procs is None:
+                import multiprocessing
+
+                ctx = multiprocessing.get_context("forkserver")
+                ctx.set_forkserver_preload(["gcv.batch.executors", "gcv.sim.batch", "engine_runners.python_sim"])
+                self._procs = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
+                                                     initializer=_ignore_sigint)
+            return self._procs.submit(run_unit, unit)
+        if self._threads is None:
+            self._threads = cf.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="gcv-batch")
+        return self._threads.submit(run_unit, unit)
+
+    def wait(self, handles: list[Any], timeout: float) -> list[Any]:
+        inline = [h for h in handles if isinstance(h, _Inline)]
+        futures = [h for h in handles if not isinstance(h, _Inline)]
+        if futures:
+            done, _ = cf.wait(futures, timeout=0 if inline else timeout, return_when=cf.FIRST_COMPLETED)
+            if done:
+                return list(done)
+        if inline:
+            job = inline[0]
+            self._inline.remove(job)
+            job.run()
+            return [job]
+        return []
+
+    def result(self, handle: Any) -> list[dict[str, Any]]:
+        if isinstance(handle, _Inline):
+            if handle.error is not None:
+                raise handle.error
+            assert handle.rows is not None
+            return handle.rows
+        return handle.result()
+
+    def close(self, *, cancel: bool) -> None:
+        self._inline.clear()
+        if cancel and self._threads is not None:
+            # engine processes run in their own sessions, so Ctrl-C never reached them:
+            # end the ones this batch started, so their supervising threads return now
+            started = _session_children() - self._preexisting
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                for pid in started:
+                    try:
+                        os.killpg(pid, sig)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+                if sig == signal.SIGTERM and started:
+                    time.sleep(0.5)
+        if cancel and self._procs is not None:
+            # the running chunks' rows would be thrown away: do not wait for them
+            # (ProcessPoolExecutor has no public way to stop its workers before Python 3.14)
+            for process in list(getattr(self._procs, "_processes", {}).values()):
+                process.terminate()
+        for pool in (self._threads, self._procs):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=cancel)
+        self._threads = self._procs = None
+
+
+class DaskExecutor:
+    """Units submitted to an existing Dask scheduler; each worker uses its own engine runners.
+
+    The output folder path is sent as is: engines other than python-sim write their request
+    and log files there on the worker's machine, so give workers a shared file system (or
+    accept that those files stay on the workers).
+    """
+
+    name = "dask"
+
+    def __init__(self, address: str, *, connect_timeout: float = 10.0) -> None:
+        try:
+            from distributed import Client
+        except ImportError as exc:
+            raise ExecutorError("the dask executor needs the 'distributed' package: "
+                                "pip install 'gcv[dask]'") from exc
+        try:
+            self.client = Client(address, timeout=connect_timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        from distributed import as_completed
+
+        self.address = address
+        self._submitted: list[Any] = []
+        self._completed = as_completed(loop=self.client.loop)
+
+    def slots(self) -> int:
+        try:
+            return max(1, sum(self.client.nthreads().values()))
+        except Exception:  # noqa: BLE001 - only a chunk-size hint
+            return 1
+
+    def submit(self, unit: dict[str, Any]) -> Any:
+        future = self.client.submit(run_unit, unit, pure=False)
+        self._submitted.append(future)
+        self._completed.add(future)
+        return future
+
+    def wait(self, handles: list[Any], timeout: float) -> list[Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            done = self._completed.next_batch(block=False)
+            if done or time.monotonic() >= deadline:
+                return done
+            time.sleep(0.01)
+
+    def result(self, handle: Any) -> list[dict[str, Any]]:
+        return handle.result()
+
+    def close(self, *, cancel: bool) -> None:
+        try:
+            pending = [f for f in self._submitted if not f.done()]
+            if cancel and pending:
+                self.client.cancel(pending)
+        finally:
+            self._submitted.clear()
+            self.client.close()
+
+
+def make_executor(kind: str, *, workers: int = 1, scheduler: str | None = None,
+                  connect_timeout: float = 10.0) -> Executor:
+    if kind == "local":
+        return LocalExecutor(workers)
+    if kind == "dask":
+        if not scheduler:
+            raise ExecutorError("the dask executor needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
+        return DaskExecutor(scheduler, connect_timeout=connect_timeout)
+    raise ExecutorError(f"unknown executor {kind!r}; use local or dask")
+
+
+# --- the driver --------------------------------------------------------------------------
+
+def iter_rows(executor: Executor, matrix: Any, cells: list[Any], *, attempts_before: dict[str, int] | None = None,
+              retries: int = 0, capture_ticks: list[int] | None = None, timeout: float = 600.0,
+              output_dir: Path | str = ".") -> Iterator[dict[str, Any]]:
+    """Run ``cells``; yield each row as it arrives (retried cells yield one row per attempt).
+
+    Closing the generator (or an exception, such as KeyboardInterrupt, while it waits)
+    cancels what has not started and closes the executor.
+    """
+    before = attempts_before or {}
+    attempts = {c.cell_id: before.get(c.cell_id, 0) + 1 for c in cells}
+    first_attempt = dict(attempts)
+    by_id = {c.cell_id: c for c in cells}
+    options = dict(capture_ticks=list(capture_ticks or []), timeout=timeout, output_dir=Path(output_dir))
+    inflight: dict[Any, dict[str, Any]] = {}
+    finished = False
+    try:
+        for unit in plan_units(cells, matrix, attempts=attempts, slots=executor.slots(), **options):
+            inflight[executor.submit(unit)] = unit
+        while inflight:
+            for handle in executor.wait(list(inflight), timeout=0.25):
+                unit = inflight.pop(handle)
+                try:
+                    rows = executor.result(handle)
+                    ids = [r.get("cell_id") for r in rows]
+                    if ids != [c["cell_id"] for c in unit["cells"]]:
+                        raise RuntimeError("the worker returned rows for other cells")
+                except Exception as exc:  # noqa: BLE001 - a lost worker is an error row per cell
+                    rows = _error_rows(unit, "worker_error", f"{type(exc).__name__}: {exc}")
+                for row in rows:
+                    yield row
+                    cid = row["cell_id"]
+                    if row["status"] == "error" and attempts[cid] - first_attempt[cid] < retries:
+                        attempts[cid] += 1
+                        retry = make_unit([by_id[cid]], matrix, attempts=attempts, **options)
+                        inflight[executor.submit(retry)] = retry
+        finished = True
+    finally:
+        executor.close(cancel=not finished)

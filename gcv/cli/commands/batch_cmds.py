@@ -1,0 +1,205 @@
+"""``gcv batch SPEC``: run a build machine's matrix of configs x seeds x players x engines.
+
+Exit codes: 0 every cell produced telemetry and the gate passed; 9 some cell ended in an
+error row (after its retries); 8 the gate failed; 2 usage or input error (nothing ran);
+130 interrupted (Ctrl-C; the rows so far are kept and the table is written).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.markup import escape
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.table import Table
+from rich.text import Text
+
+from gcv.cli.output import console, emit_json, fail_usage
+
+SCHEDULER_ENV = "GCV_DASK_SCHEDULER"
+
+
+class _RateColumn(ProgressColumn):
+    """Runs per second since this invocation started (resumed cells do not count)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = time.monotonic()
+        self.done = 0
+
+    def render(self, task: Any) -> Text:
+        elapsed = time.monotonic() - self.started
+        rate = self.done / elapsed if elapsed > 0 and self.done else 0.0
+        return Text(f"{rate:6.1f} runs/s", style="progress.data.speed")
+
+
+def _baseline_resolver():
+    """``baseline:vN`` / ``baseline:active`` from the workspace's baseline registry."""
+    def resolve(ref: str) -> tuple[Any, str]:
+        from gcv.contract.models import BulletHellConfig
+        from gcv.paths import workspace_root
+        from gcv.workflow.baselines import active_baseline, ensure_registry
+        from gcv.workflow.store import Workspace
+
+        ws = Workspace(workspace_root())
+        now = time.time()
+        if ref == "baseline:active":
+            return active_baseline(ws, now)
+        version = int(ref.split(":v", 1)[1])
+        versions = ensure_registry(ws, now)
+        for v in versions:
+            if v["version"] == version:
+                return BulletHellConfig.model_validate(ws.baseline_config(v["config_hash"])), f"registry v{version}"
+        known = ", ".join(f"v{v['version']}" for v in versions)
+        raise LookupError(f"no baseline version v{version} in {ws.root}; versions: {known}")
+
+    return resolve
+
+
+def _fmt(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _interval(low: Any, high: Any, digits: int = 1) -> str:
+    return f"[{_fmt(low, digits)},{_fmt(high, digits)}]"
+
+
+def print_summary(outcome: Any, spec_path: Path) -> None:
+    from rich import box
+
+    out = console()
+    failing = {(f["config_hash"], f["player"], f["engine"]) for f in outcome.gate.failures}
+    engines = len({g["engine"] for g in outcome.summary}) > 1
+    table = Table(title=f"batch {escape(str(spec_path))}", header_style="bold", box=box.SIMPLE_HEAD,
+                  padding=(0, 1, 0, 0), pad_edge=False)
+    columns = ["config", "player"] + (["engine"] if engines else []) + [
+        "runs", "err", "survival% [95%]", "hits mean [95%]", "hits pctl", "peak mean",
+        "peak pctl", "gate"]
+    for col in columns:
+        table.add_column(col, overflow="fold")
+    for g in outcome.summary:
+        m = g["metrics"]
+        rate = m["survival_rate"]
+        survival = "-" if rate is None else (f"{rate * 100:.1f} "
+                                             f"{_interval(m['survival_low'] * 100, m['survival_high'] * 100)}")
+        gate = "[red]FAIL[/]" if (g["config_hash"], g["player"], g["engine"]) in failing else "[green]pass[/]"
+        if not outcome.gate.rules:
+            gate = "-"
+        errors = str(m["errors"]) if not g["pending"] else f"{m['errors']}+{g['pending']} pending"
+        cells = [escape(g["config_label"]), escape(g["player"])] + ([escape(g["engine"])] if engines else []) + [
+            str(m["runs"]), f"[red]{errors}[/]" if m["errors"] or g["pending"] else errors, survival,
+            f"{_fmt(m['hits_mean'], 2)} {_interval(m['hits_mean_low'], m['hits_mean_high'], 2)}",
+            f"{_fmt(m['hits_p50'])}/{_fmt(m['hits_p90'])}/{_fmt(m['hits_p99'])}",
+            _fmt(m["peak_alive_mean"]),
+            f"{_fmt(m['peak_alive_p50'])}/{_fmt(m['peak_alive_p90'])}/{_fmt(m['peak_alive_p99'])}",
+            gate]
+        table.add_row(*cells)
+    out.print(table)
+    c = outcome.counts
+    out.print(f"cells {c['cells']}: completed {c['completed']}, died {c['died']}, error {c['error']}, "
+              f"pending {c['pending']}; ran {c['runs_this_time']} run(s) this time "
+              f"({c['retried']} retries), skipped {c['skipped_finished']} finished, "
+              f"{outcome.elapsed_seconds:.1f} s", markup=False)
+    for note in outcome.notes:
+        out.print(f"note: {note}", markup=False)
+    for failure in outcome.gate.failures:
+        values = ", ".join(f"{k}={_fmt(v, 3)}" for k, v in failure["values"].items())
+        out.print(f"[red]gate failed:[/] {escape(failure['config_label'])} {escape(failure['player'])} "
+                  f"{escape(failure['engine'])}: {escape(failure['condition'])} ({escape(values)}) "
+                  f"[{escape(failure['origin'])}]")
+    for key in ("parquet", "csv", "log", "summary"):
+        out.print(f"{key}: {outcome.paths[key]}", markup=False)
+    verdict = {0: "[green]passed[/]", 8: "[red]gate failed[/] (exit 8)", 9: "[red]cells errored[/] (exit 9)",
+               130: "[yellow]interrupted[/] (exit 130; --resume continues)"}[outcome.exit_code]
+    out.print(f"batch {verdict}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("batch")
+    def batch(
+        spec_path: Path = typer.Argument(..., metavar="SPEC", help="a TOML batch spec (see docs/batch.md)"),
+        executor: str = typer.Option("local", "--executor", help="local | dask"),
+        workers: Optional[int] = typer.Option(None, "--workers", min=1, max=256,
+                                              help="local worker processes (default: CPU count)"),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar=SCHEDULER_ENV,
+                                                help=f"Dask scheduler address (or ${SCHEDULER_ENV})"),
+        resume: bool = typer.Option(False, "--resume", help="keep finished rows; run only the rest"),
+        overwrite: bool = typer.Option(False, "--overwrite", help="discard earlier results in the output folder"),
+        fail_if: Optional[list[str]] = typer.Option(None, "--fail-if", metavar="EXPR",
+                                                    help="fail (exit 8) when true for a config/player group, "
+                                                         "e.g. 'survival_rate < 0.9'; repeatable"),
+        json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
+    ) -> None:
+        """Run every config x player x seed x engine of a batch spec; write the table and the summary."""
+        from gcv.batch.gate import GateRule, GateSyntaxError, parse_condition
+        from gcv.batch.job import BatchUsageError, run_job
+        from gcv.batch.spec import BatchSpecError, load_batch
+
+        if executor not in ("local", "dask"):
+            fail_usage(f"--executor {executor!r}: use local or dask", json_mode=json_mode)
+        if executor == "dask" and not scheduler:
+            fail_usage("--executor dask needs --scheduler ADDRESS", json_mode=json_mode,
+                       hint=f"for example --scheduler tcp://127.0.0.1:8786, or set ${SCHEDULER_ENV}")
+        if resume and overwrite:
+            fail_usage("--resume and --overwrite contradict each other", json_mode=json_mode)
+        rules = []
+        for expr in fail_if or []:
+            try:
+                rules.append(GateRule(parse_condition(expr), origin="--fail-if"))
+            except GateSyntaxError as exc:
+                fail_usage(f"--fail-if: {exc.reason}", json_mode=json_mode,
+                           detail=f"{exc.expression}\n  {' ' * exc.position}^",
+                           hint="grammar: METRIC OP NUMBER [and|or ...], e.g. 'survival_rate < 0.9 or hits_p90 > 3'")
+        try:
+            resolved = load_batch(spec_path, baseline_resolver=_baseline_resolver())
+        except BatchSpecError as exc:
+            fail_usage(exc.message, json_mode=json_mode, file=exc.file, detail=exc.path_in_doc, role="batch spec")
+        except KeyboardInterrupt:  # nothing ran yet
+            raise typer.Exit(130) from None
+        err = console(stderr=True)
+        progress = Progress(TextColumn("[bold]batch"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+                            TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                            TextColumn("{task.fields[errors]}"), console=err, transient=False)
+        rate = progress.columns[3]
+        assert isinstance(rate, _RateColumn)
+        task = {"id": None, "errors": 0}
+
+        def on_start(total: int, finished: int) -> None:
+            progress.start()
+            rate.started = time.monotonic()
+            task["id"] = progress.add_task("batch", total=total, completed=finished, errors="")
+
+        def on_row(row: dict[str, Any], final: bool) -> None:
+            if row["status"] == "error" and final:
+                task["errors"] += 1
+            if final:
+                rate.done += 1
+                progress.update(task["id"], advance=1,
+                                errors=f"[red]{task['errors']} error(s)[/]" if task["errors"] else "")
+
+        try:
+            outcome = run_job(resolved, executor=executor, workers=workers or os.cpu_count() or 1,
+                              scheduler=scheduler, resume=resume, overwrite=overwrite, fail_if=rules,
+                              on_start=on_start, on_row=on_row)
+        except BatchUsageError as exc:
+            progress.stop()
+            fail_usage(str(exc), json_mode=json_mode, file=str(spec_path), hint=exc.hint, role="batch")
+        except OSError as exc:
+            progress.stop()
+            fail_usage(f"cannot write the output folder: {exc.strerror or exc}", json_mode=json_mode,
+                       file=str(getattr(exc, "filename", None) or resolved.output_dir))
+        progress.stop()
+        if json_mode:
+            emit_json({"spec": str(spec_path), **outcome.as_dict()})
+        else:
+            print_summary(outcome, spec_path)
+        raise typer.Exit(outcome.exit_code)

@@ -1,0 +1,193 @@
+"""Batch statistics (Wilson, order-statistic and bootstrap intervals), the gate grammar and
+the population API."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from gcv.batch.gate import GateRule, GateSyntaxError, METRICS, evaluate_gate, parse_condition
+from gcv.batch.stats import (Z95, bootstrap_mean_interval, describe, group_metrics, quantile,
+                             quantile_interval, quantile_ranks, wilson_interval)
+
+# --- Wilson -------------------------------------------------------------------------------
+
+
+def test_z_is_the_two_sided_95_percent_normal_quantile() -> None:
+    assert Z95 == pytest.approx(1.959963984540054, abs=1e-12)
+
+
+@pytest.mark.parametrize("k,n,low,high", [
+    # reference values computed with 50-digit decimal arithmetic from the Wilson formula
+    (9, 10, 0.595849973204762, 0.982123786904927),
+    (1, 2, 0.094531205734231, 0.905468794265769),
+    (57, 64, 0.791013586731039, 0.945998866555832),
+    (0, 10, 0.0, 0.277532799862889),
+    (10, 10, 0.722467200137111, 1.0),
+    (64, 64, 0.943375940207195, 1.0),
+])
+def test_wilson_interval_exact_values(k: int, n: int, low: float, high: float) -> None:
+    lo, hi = wilson_interval(k, n)
+    assert lo == pytest.approx(low, abs=1e-9)
+    assert hi == pytest.approx(high, abs=1e-9)
+
+
+def test_wilson_interval_edges() -> None:
+    assert wilson_interval(0, 0) == (None, None)
+    assert wilson_interval(0, 5)[0] == 0.0 and wilson_interval(5, 5)[1] == 1.0
+    with pytest.raises(ValueError):
+        wilson_interval(6, 5)
+
+
+# --- quantiles ----------------------------------------------------------------------------
+
+
+def test_quantile_is_the_inverted_cdf_order_statistic() -> None:
+    data = list(range(1, 11))  # 1..10
+    assert quantile(data, 0.5) == 5
+    assert quantile(data, 0.9) == 9
+    assert quantile(data, 0.99) == 10
+    assert quantile([3], 0.5) == 3
+    assert quantile([], 0.5) is None
+
+
+def _binom_tail_coverage(n: int, q: float, low: int, high: int) -> float:
+    """P(low <= B <= high - 1) for B ~ Binomial(n, q): the interval's coverage."""
+    return sum(math.comb(n, k) * q ** k * (1 - q) ** (n - k) for k in range(low, high))
+
+
+def test_order_statistic_ranks_known_table_value() -> None:
+    # the classic table: n = 10, median -> 2nd and 9th order statistics (97.9%)
+    assert quantile_ranks(10, 0.5) == (2, 9)
+    assert _binom_tail_coverage(10, 0.5, 2, 9) == pytest.approx(0.978515625)
+
+
+@pytest.mark.parametrize("n", [6, 10, 25, 64, 100, 400])
+@pytest.mark.parametrize("q", [0.5, 0.9, 0.99])
+def test_order_statistic_intervals_cover_at_least_95_percent(n: int, q: float) -> None:
+    low, high = quantile_ranks(n, q)
+    lo_rank = low if low is not None else 0          # unbounded below
+    hi_rank = high if high is not None else n + 1    # unbounded above
+    assert _binom_tail_coverage(n, q, lo_rank, hi_rank) >= 0.95 - 1e-12
+    if low is not None:  # and each bound is as tight as allowed: one rank further breaks a tail
+        assert sum(math.comb(n, k) * q ** k * (1 - q) ** (n - k) for k in range(low + 1)) > 0.025
+    if high is not None:
+        assert sum(math.comb(n, k) * q ** k * (1 - q) ** (n - k) for k in range(high - 1)) < 0.975
+
+
+def test_small_samples_have_no_upper_bound_for_high_quantiles() -> None:
+    assert quantile_ranks(35, 0.9)[1] is None and quantile_ranks(36, 0.9)[1] is not None
+    assert quantile_ranks(367, 0.99)[1] is None and quantile_ranks(368, 0.99)[1] is not None
+    assert quantile_interval([1, 2, 3], 0.5) == (None, None)
+
+
+def test_bootstrap_mean_interval_is_deterministic_and_sensible() -> None:
+    data = [0] * 50 + [1] * 30 + [3] * 20
+    a = bootstrap_mean_interval(data)
+    assert a == bootstrap_mean_interval(list(reversed(data)))
+    assert a[0] < 0.9 < a[1]
+    assert 0.6 < a[0] and a[1] < 1.2
+    assert bootstrap_mean_interval([4, 4, 4]) == (4.0, 4.0)
+    assert bootstrap_mean_interval([]) == (None, None)
+
+
+def test_describe_and_group_metrics() -> None:
+    rows = ([{"status": "completed", "player_hits": h, "peak_alive_bullets": 100 + h} for h in range(9)]
+            + [{"status": "died", "player_hits": 5, "peak_alive_bullets": 200}])
+    m = group_metrics(rows, cells=11)
+    assert m["runs"] == 10 and m["errors"] == 1 and m["error_rate"] == pytest.approx(1 / 11)
+    assert m["survival_rate"] == 0.9
+    assert (m["survival_low"], m["survival_high"]) == pytest.approx((0.595849973204762, 0.982123786904927))
+    assert m["hits_p50"] == 4 and m["hits_p90"] == 7 and m["hits_p99"] == 8  # 0..8 and 5
+    assert m["peak_alive_p99"] == 200 and m["hits_mean"] == pytest.approx(4.1)
+    d = describe([])
+    assert d["mean"] is None and d["p50"] is None and d["p50_low"] is None
+
+
+# --- the gate grammar ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text,canonical", [
+    ("survival_rate < 0.9", "survival_rate < 0.9"),
+    ("survival_rate<0.9", "survival_rate < 0.9"),
+    ("survival_rate < 90%", "survival_rate < 0.9"),
+    ("hits_p90 > 3 or survival_low < 0.8 and errors >= 1",
+     "hits_p90 > 3 or survival_low < 0.8 and errors >= 1"),
+    ("peak_alive_p99_high != -1", "peak_alive_p99_high != -1"),
+])
+def test_gate_accepts_the_grammar(text: str, canonical: str) -> None:
+    assert parse_condition(text).canonical() == canonical
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("", "empty condition"),
+    ("survival < 0.9", "unknown metric 'survival'"),
+    ("survival_rate 0.9", "expected a comparison"),
+    ("survival_rate <", "expected a number"),
+    ("survival_rate < x", "expected a number"),
+    ("survival_rate <> 1", "expected a number"),
+    ("survival_rate < 0.9 and", "expected a metric name"),
+    ("survival_rate < 0.9 hits_p90 > 3", "expected 'and', 'or'"),
+    ("(survival_rate < 0.9)", "expected a metric name"),
+    ("__import__('os').system('x') < 1", "unknown metric '__import__'"),
+    ("survival_rate < 1e3", "expected 'and', 'or'"),
+    ("survival_rate = 1", "expected a comparison"),
+])
+def test_gate_rejects_everything_else(text: str, reason: str) -> None:
+    with pytest.raises(GateSyntaxError) as info:
+        parse_condition(text)
+    assert reason in info.value.reason
+    assert "^" in str(info.value)
+
+
+def _group(player: str, **metrics: float | None) -> dict:
+    return {"config_label": "c", "config_hash": "h" * 64, "player": player, "engine": "python-sim",
+            "metrics": metrics}
+
+
+def test_gate_evaluation_per_group_and_unknown_values_fail() -> None:
+    groups = [_group("bot:average", survival_rate=0.95, hits_p90=2),
+              _group("bot:novice", survival_rate=0.5, hits_p90=6),
+              _group("scripted", survival_rate=None, hits_p90=None)]
+    result = evaluate_gate([GateRule(parse_condition("survival_rate < 0.9"))], groups)
+    assert not result.passed and result.evaluated == 3
+    assert [f["player"] for f in result.failures] == ["bot:novice", "scripted"]
+    assert result.failures[0]["values"] == {"survival_rate": 0.5}
+    scoped = GateRule(parse_condition("survival_rate < 0.9 and hits_p90 > 3"), players=("bot:average",))
+    assert evaluate_gate([scoped], groups).passed
+    # "and" binds tighter than "or"
+    assert parse_condition("hits_p90 > 5 or survival_rate < 0.6 and hits_p90 < 1").holds(
+        {"hits_p90": 6, "survival_rate": 0.9})
+    assert not parse_condition("hits_p90 > 5 or survival_rate < 0.6 and hits_p90 < 1").holds(
+        {"hits_p90": 4, "survival_rate": 0.5})
+
+
+def test_every_metric_the_gate_knows_is_computed() -> None:
+    rows = [{"status": "completed", "player_hits": 1, "peak_alive_bullets": 10}]
+    assert set(METRICS) == set(group_metrics(rows, 1))
+
+
+# --- the population API -------------------------------------------------------------------
+
+
+def test_population_summary_and_evaluation(baseline) -> None:
+    from gcv.batch.population import evaluate_population, run_population
+
+    summary = run_population(baseline, skills=["average"], seeds=3)
+    skill = summary.skill("average")
+    assert skill.runs == 3 and skill.errors == 0 and summary.seeds == 3
+    assert skill.survival_rate == 1.0
+    assert skill.survival_interval == pytest.approx(wilson_interval(3, 3))
+    checks = evaluate_population(summary)  # the documented default targets
+    assert [c["name"] for c in checks] == ["average bot survives in >= 90% of seeds",
+                                           "average bot p90 hits <= 3"]
+    assert all(c["passed"] for c in checks)
+    assert set(checks[0]) == {"name", "skill", "field", "op", "expected", "actual", "passed", "interval",
+                              "basis"}
+    strict = evaluate_population(summary, [{"skill": "average", "field": "survival_rate", "op": ">=",
+                                            "value": 0.9, "basis": "interval"}])
+    # 3/3 survive, but the Wilson low bound (0.44) is below 0.9: not enough seeds to prove it
+    assert strict[0]["actual"] == pytest.approx(wilson_interval(3, 3)[0]) and not strict[0]["passed"]
+    with pytest.raises(ValueError):
+        run_population(baseline, skills=["pro"], seeds=3)
