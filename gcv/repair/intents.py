@@ -33,6 +33,13 @@ CHECK_FAMILY: dict[str, Family] = {
     "player_hits": "danger",
     "survival": "danger",
     "run_status": "danger",
+    # population evidence (gcv.evaluation.population): seeded bots hurt or killed
+    "population_survival_rate": "danger",
+    "population_hits_mean": "danger",
+    "population_hits_p50": "danger",
+    "population_hits_p90": "danger",
+    "population_peak_alive_p50": "load",
+    "population_peak_alive_p90": "load",
 }
 
 # The intents the evidence allows for each family (policy), in no particular preference.

@@ -41,10 +41,11 @@ class Settings:
     seed: int = 1
     player: dict[str, Any] = field(default_factory=lambda: {"kind": "scripted"})
     budgets: Budgets = field(default_factory=Budgets)
+    population: dict[str, Any] | None = None  # gcv.evaluation.population.DEFAULT_POPULATION shape
 
     def as_dict(self) -> dict[str, Any]:
         return {"engine": self.engine, "provider": self.provider, "seed": self.seed,
-                "player": self.player, "budgets": self.budgets.model_dump()}
+                "player": self.player, "budgets": self.budgets.model_dump(), "population": self.population}
 
 
 def new_workflow_id(request: str, now: float) -> str:
@@ -327,8 +328,29 @@ class WorkflowEngine:
         if not record["ok"]:
             return self._stop(d, state, Stop("engine_failed", "failed",
                                              f"baseline run failed: {record['error']}"))
+        if state["settings"].get("population"):
+            state["baseline_population"] = self._population(d, state, "population:baseline",
+                                                            self._config(d, state["baseline_hash"]))
         state["round"] = 1
         self._transition(d, state, "running_candidate", data={"baseline_telemetry": record["telemetry_hash"]})
+
+    def _population(self, d: WorkflowDir, state: dict[str, Any], key: str, config: BulletHellConfig) -> dict[str, Any]:
+        """Seeded bot population of one config (a recorded activity, like an engine run)."""
+        from gcv.batch.population import evaluate_population, run_population
+
+        spec = state["settings"]["population"]
+        self.on_progress(f"{key} ({spec['seeds']} seeds x {len(spec['skills'])} skill(s))")
+
+        def work() -> dict[str, Any]:
+            summary = run_population(config, skills=spec["skills"], seeds=spec["seeds"],
+                                     engine=state["settings"]["engine"])
+            targets = [dict(t, basis=spec.get("basis", "point")) for t in spec["targets"]]
+            return {"summary_hash": d.put(summary.model_dump(mode="json")),
+                    "checks": evaluate_population(summary, targets)}
+
+        result = self._activity(d, key, work)
+        state["usage"]["population_runs"] = state["usage"].get("population_runs", 0) + spec["seeds"] * len(spec["skills"])
+        return result
 
     def _on_running_candidate(self, d: WorkflowDir, state: dict[str, Any]) -> None:
         from gcv.evaluation.evaluate import evaluate
@@ -352,6 +374,16 @@ class WorkflowEngine:
                               baseline_telemetry=d.get(state["baseline_run"]["telemetry_hash"]),
                               candidate=self._config(d, rnd["candidate_hash"]),
                               candidate_telemetry=d.get(record["telemetry_hash"]))
+        if state["settings"].get("population"):
+            from gcv.evaluation.population import add_population_checks
+
+            pop = self._population(d, state, f"population:candidate:{n}", self._config(d, rnd["candidate_hash"]))
+            rnd["population"] = pop
+            goal = self._goal(d, state)
+            hits = evaluation.check("player_hits")
+            culprit = (goal.target_phase_ids[0] if goal and goal.target_phase_ids
+                       else (hits.phase_id if hits else None))
+            evaluation = add_population_checks(evaluation, pop["checks"], culprit_phase=culprit)
         ev = evaluation.model_dump(mode="json")
         rnd["evaluation_hash"] = d.put(ev)
         rnd["miss_score"] = float(evaluation.miss_score)

@@ -137,6 +137,8 @@ def register(app: typer.Typer) -> None:
         max_model_calls: int = typer.Option(4, "--max-model-calls", min=1, max=100),
         max_tokens: int = typer.Option(200_000, "--max-tokens", min=0),
         deadline: float = typer.Option(600.0, "--deadline", min=1, help="wall-clock seconds after authorization"),
+        population: Optional[str] = typer.Option(None, "--population",
+                                                 help="also judge a seeded bot population: 'default' or SKILL[+SKILL]:SEEDS"),
         yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
         json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:
@@ -161,7 +163,15 @@ def register(app: typer.Typer) -> None:
             fail_usage(exc.message, json_mode=json_mode, file=str(baseline), detail=exc.path_in_doc, role="baseline")
         budgets = Budgets(max_candidate_runs=max_runs, max_model_calls=max_model_calls, max_tokens=max_tokens,
                           deadline_seconds=deadline)
-        settings = Settings(engine=engine_name, provider=provider, seed=seed, budgets=budgets)
+        pop = None
+        if population:
+            from gcv.evaluation.population import parse_population
+
+            try:
+                pop = parse_population(population)
+            except ValueError as exc:
+                fail_usage(str(exc), json_mode=json_mode)
+        settings = Settings(engine=engine_name, provider=provider, seed=seed, budgets=budgets, population=pop)
         wf_id = engine.create(request, base, settings, baseline_source=source)
         if not json_mode:
             console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name}, provider {provider})",
