@@ -13,9 +13,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev,anthropic,dask]'
 	touch $(STAMP)
 
+REQUEST ?= make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS at 55 or above
+
 demo: $(STAMP)
-	$(BIN)/gcv validate artifacts/baselines/shrine_trial.json
-	$(BIN)/gcv sim artifacts/baselines/shrine_trial.json --seed 1 --player scripted
+	$(BIN)/gcv run "$(REQUEST)" --yes
 
 test: $(STAMP)
 	$(BIN)/pytest
