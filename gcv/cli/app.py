@@ -19,7 +19,26 @@ for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds)
 
 
 def main() -> None:
-    app()
+    """Entry point. With ``--json`` even a usage error is one JSON object on stdout."""
+    import sys
+
+    if "--json" not in sys.argv[1:]:
+        app()
+        return
+    from gcv.cli.output import emit_json
+
+    try:
+        code = app(standalone_mode=False)
+    except Exception as exc:  # typer ships its own click: match its exceptions by kind
+        kinds = {k.__name__ for k in type(exc).__mro__}
+        if "UsageError" in kinds:
+            emit_json({"error": exc.format_message(), "file": None, "detail": None,  # type: ignore[attr-defined]
+                       "exit_code": 2})
+            sys.exit(2)
+        if "Abort" in kinds:
+            sys.exit(130)
+        raise
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
