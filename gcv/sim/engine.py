@@ -83,6 +83,7 @@ class Simulation:
         self.hit_r2 = pl["hit_radius"] ** 2
         self.graze_r2 = pl["graze_radius"] ** 2
         self.phases = program["phases"]
+        self.boss_x, self.boss_y = program["boss"]["x"], program["boss"]["y"]
         self.fire_interval = pl["auto_fire_interval_ticks"]
         self.fire_damage = pl["auto_fire_damage"]
         self.boss_max_health = program["boss"]["max_health"]
@@ -111,11 +112,25 @@ class Simulation:
             # cap, so leaving them out changes nothing (a pure speed-up, see the spec).
             vmax = max((s[1] for ph in self.phases for s in ph["slots"]), default=0)
             reach = isqrt(self.clearance_cap) + 1024 + (vmax + pl["speed"]) * self.look
-            self.bot_reach2 = reach * reach
+            self.bot_reach, self.bot_reach2 = reach, reach * reach
+            self._bot_home_cache: dict[tuple[int, int], int] = {}
             self.bot_horizons = np.array([[max(1, self.look // 2)], [self.look]], dtype=np.int64)
             self.home_x, self.home_y = pl["start_x"], pl["start_y"]
         if self.kind == "inputs":
             self.trace = expand_trace(player["trace"])
+        # Collision skipping (exact): the gap between the player and any bullet closes by at
+        # most `closure` per tick, so after a check with minimum distance d the next
+        # (d - R - 1) // closure ticks cannot touch or graze. R bounds both radii.
+        vmax = max((sl[1] for ph in self.phases for sl in ph["slots"]), default=0)
+        if self.kind == "scripted":
+            sc = program["scripted"]
+            pmax = sum((amp * (7 * ((rate >> 16) + 1) + 2) >> 16) + 2
+                       for amp, rate in ((sc["amp_x"], sc["rate_x"]), (sc["amp_y"], sc["rate_y"])))
+        else:
+            pmax = max(pl["speed"], pl["focus_speed"]) + 2
+        self.player_step_max = pmax
+        self.closure = vmax + (vmax >> 15) + 2 + pmax
+        self.radius_bound = isqrt(max(self.hit_r2, self.graze_r2)) + 1
         self.seed: int | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -136,7 +151,11 @@ class Simulation:
         self.bot_move = 0
         self.bot_next_decision = 0
         empty = np.zeros(0, dtype=np.int64)
-        self.X = self.Y = self.VX = self.VY = self.DEATH = self.PH = self.GR = empty
+        self.VX = self.VY = self.S = self.DEATH = self.PH = self.GR = empty
+        self.pos_tick = 0  # the last tick whose motion step ran
+        self._pos: tuple[np.ndarray, np.ndarray] | None = None
+        self.safe_until = 0  # collisions cannot happen before this tick (see __init__)
+        self.bot_clear_until = 0  # no bullet within the bot's reach before this tick
         self.min_death = 1 << 62
         self.spawned = 0
         self.hits = 0
@@ -174,10 +193,11 @@ class Simulation:
             self.wave_index = 0
             self.next_wave_tick = t
             self.stats[idx].start_tick = t
-        # 3. motion
-        if self.X.size:
-            self.X += self.VX
-            self.Y += self.VY
+        # 3. motion: implicit. Every bullet starts at the boss, so after its k-th move it is at
+        #    boss + k * v exactly (the same integers as k additions); positions are computed
+        #    only when something looks at them.
+        self.pos_tick = t
+        self._pos = None
         # 4. expiry (stable compaction)
         if self.min_death <= t:
             keep = self.DEATH > t
@@ -190,13 +210,17 @@ class Simulation:
         # 6. player
         self._move_player(t)
         # 7. collisions and grazes
-        checks = int(self.X.size)
+        checks = int(self.VX.size)
         self.hit_this_tick = False
-        if checks:
-            dx = self.X - self.px
-            dy = self.Y - self.py
+        if checks and t >= self.safe_until:
+            X, Y = self.positions()
+            dx = X - self.px
+            dy = Y - self.py
             d2 = dx * dx + dy * dy
-            if int(d2.min()) <= self.graze_r2:
+            nearest = int(d2.min())
+            gap = isqrt(nearest) - self.radius_bound - 1
+            self.safe_until = t + 1 + (gap // self.closure if gap >= 0 else 0)
+            if nearest <= self.graze_r2 or nearest <= self.hit_r2:
                 touching = d2 <= self.hit_r2
                 graze = (~touching) & (d2 <= self.graze_r2) & (self.GR == 0)
                 n_graze = int(np.count_nonzero(graze))
@@ -214,7 +238,7 @@ class Simulation:
                         self.hit_this_tick = True
                     self._compact(~touching)
         # 8. statistics
-        alive = int(self.X.size)
+        alive = int(self.VX.size)
         self.alive = alive
         if alive > self.peak:
             self.peak = alive
@@ -245,8 +269,24 @@ class Simulation:
             return False
         return True
 
+    def positions(self) -> tuple[np.ndarray, np.ndarray]:
+        """X, Y of every bullet after the motion step of tick ``pos_tick``."""
+        if self._pos is None:
+            age = self.pos_tick - self.S
+            self._pos = (self.boss_x + self.VX * age, self.boss_y + self.VY * age)
+        return self._pos
+
+    @property
+    def X(self) -> np.ndarray:
+        return self.positions()[0]
+
+    @property
+    def Y(self) -> np.ndarray:
+        return self.positions()[1]
+
     def _compact(self, keep: np.ndarray) -> None:
-        self.X, self.Y = self.X[keep], self.Y[keep]
+        self._pos = None
+        self.S = self.S[keep]
         self.VX, self.VY = self.VX[keep], self.VY[keep]
         self.DEATH, self.PH, self.GR = self.DEATH[keep], self.PH[keep], self.GR[keep]
         self.min_death = int(self.DEATH.min()) if self.DEATH.size else 1 << 62
@@ -278,8 +318,8 @@ class Simulation:
             if neg_mask.any():
                 k[neg_mask] = np.minimum(k[neg_mask], (margin + pos) // (-v[neg_mask]) + 1)
         death = t + k
-        self.X = np.concatenate((self.X, np.full(n, bx, dtype=np.int64)))
-        self.Y = np.concatenate((self.Y, np.full(n, by, dtype=np.int64)))
+        self._pos = None
+        self.S = np.concatenate((self.S, np.full(n, t, dtype=np.int64)))
         self.VX = np.concatenate((self.VX, vx))
         self.VY = np.concatenate((self.VY, vy))
         self.DEATH = np.concatenate((self.DEATH, death))
@@ -288,6 +328,14 @@ class Simulation:
         self.min_death = min(self.min_death, int(death.min()))
         self.spawned += n
         self.stats[self.phase_index].bullets_spawned += n
+        # New bullets start at the boss: bound how soon they can reach the player, who may
+        # still move this tick (step 6) before collisions (step 7).
+        gap = isqrt((bx - self.px) ** 2 + (by - self.py) ** 2) - self.player_step_max - self.radius_bound - 1
+        self.safe_until = min(self.safe_until, t + 1 + gap // self.closure if gap >= 0 else t)
+        if self.kind == "bot":
+            gap = (isqrt((bx - self.px) ** 2 + (by - self.py) ** 2) - self.player_step_max
+                   - self.bot_reach - 1)
+            self.bot_clear_until = min(self.bot_clear_until, t + 1 + gap // self.closure if gap >= 0 else t)
 
     # ------------------------------------------------------------------ players
     def _move_player(self, t: int) -> None:
@@ -317,27 +365,47 @@ class Simulation:
 
     def _bot_decide(self) -> int:
         """Score the 18 candidate moves at two look-ahead samples at once (shape 2 x 18)."""
-        horizons = self.bot_horizons
-        cx = np.minimum(np.maximum(self.px + self.bot_step_x * horizons, -self.hw), self.hw)
-        cy = np.minimum(np.maximum(self.py + self.bot_step_y * horizons, -self.hh), self.hh)
-        clear = None
-        if self.X.size:
-            dx = self.X - self.px
-            dy = self.Y - self.py
-            near = np.flatnonzero(dx * dx + dy * dy < self.bot_reach2)
-            if near.size:
-                bx = self.X[near] + self.VX[near] * horizons  # (2, m)
-                by = self.Y[near] + self.VY[near] * horizons
-                ddx = bx[:, None, :] - cx[:, :, None]  # (2, 18, m)
-                ddy = by[:, None, :] - cy[:, :, None]
-                clear = np.minimum((ddx * ddx + ddy * ddy).min(axis=2).min(axis=0), self.clearance_cap)
-        hx, hy = cx[1] - self.home_x, cy[1] - self.home_y
-        penalty = (hx * hx + hy * hy) >> self.home_shift
-        score = (self.clearance_cap - penalty) if clear is None else (clear - penalty)
-        best = int(np.argmax(score))
+        best = self._bot_best()
         if (self.rng.next_u64() >> 32) < self.mistake_threshold:
             best = self.rng.below(18)
         return best
+
+    def _bot_best(self) -> int:
+        t = self.pos_tick
+        near = None
+        if self.VX.size and t >= self.bot_clear_until:
+            X, Y = self.positions()
+            dx = X - self.px
+            dy = Y - self.py
+            d2 = dx * dx + dy * dy
+            near = np.flatnonzero(d2 < self.bot_reach2)
+            if near.size == 0:
+                # Nobody is within reach: nobody can be for the next few ticks either.
+                gap = isqrt(int(d2.min())) - self.bot_reach - 1
+                self.bot_clear_until = t + 1 + (gap // self.closure if gap >= 0 else 0)
+                near = None
+        if near is None:
+            # Only the home penalty decides, which depends on the position alone.
+            key = (self.px, self.py)
+            best = self._bot_home_cache.get(key)
+            if best is None:
+                cx = np.minimum(np.maximum(self.px + self.bot_step_x * self.look, -self.hw), self.hw)
+                cy = np.minimum(np.maximum(self.py + self.bot_step_y * self.look, -self.hh), self.hh)
+                hx, hy = cx - self.home_x, cy - self.home_y
+                best = int(np.argmax(self.clearance_cap - ((hx * hx + hy * hy) >> self.home_shift)))
+                if len(self._bot_home_cache) < 65536:
+                    self._bot_home_cache[key] = best
+            return best
+        horizons = self.bot_horizons
+        cx = np.minimum(np.maximum(self.px + self.bot_step_x * horizons, -self.hw), self.hw)
+        cy = np.minimum(np.maximum(self.py + self.bot_step_y * horizons, -self.hh), self.hh)
+        bx = X[near] + self.VX[near] * horizons  # (2, m)
+        by = Y[near] + self.VY[near] * horizons
+        ddx = bx[:, None, :] - cx[:, :, None]  # (2, 18, m)
+        ddy = by[:, None, :] - cy[:, :, None]
+        clear = np.minimum((ddx * ddx + ddy * ddy).min(axis=2).min(axis=0), self.clearance_cap)
+        hx, hy = cx[1] - self.home_x, cy[1] - self.home_y
+        return int(np.argmax(clear - ((hx * hx + hy * hy) >> self.home_shift)))
 
     # ------------------------------------------------------------------ hashing
     def state_hash(self) -> str:
@@ -345,7 +413,7 @@ class Simulation:
             self.tick, self.px, self.py, self.health, self.invuln_until, self.boss_health,
             self.phase_index, self.wave_index, self.next_wave_tick, _signed64(self.rng.state),
             self.bot_move, self.bot_next_decision, self.spawned, self.hits, self.grazes,
-            int(self.X.size),
+            int(self.VX.size),
         ], dtype="<i8")
         h = hashlib.sha256(header.tobytes())
         for arr in (self.X, self.Y, self.VX, self.VY, self.DEATH, self.PH, self.GR):
