@@ -110,8 +110,8 @@ class Simulation:
             self.bot_step_y = np.array(steps_y, dtype=np.int64)
             # Bullets farther than this can never bring a candidate's clearance under the
             # cap, so leaving them out changes nothing (a pure speed-up, see the spec).
-            vmax = max((s[1] for ph in self.phases for s in ph["slots"]), default=0)
-            reach = isqrt(self.clearance_cap) + 1024 + (vmax + pl["speed"]) * self.look
+            vmax = max((abs(s[1]) for ph in self.phases for s in ph["slots"]), default=0)
+            reach = isqrt(self.clearance_cap) + 1024 + (vmax + abs(pl["speed"])) * self.look
             self.bot_reach, self.bot_reach2 = reach, reach * reach
             self._bot_home_cache: dict[tuple[int, int], int] = {}
             self.bot_horizons = np.array([[max(1, self.look // 2)], [self.look]], dtype=np.int64)
@@ -121,13 +121,13 @@ class Simulation:
         # Collision skipping (exact): the gap between the player and any bullet closes by at
         # most `closure` per tick, so after a check with minimum distance d the next
         # (d - R - 1) // closure ticks cannot touch or graze. R bounds both radii.
-        vmax = max((sl[1] for ph in self.phases for sl in ph["slots"]), default=0)
+        vmax = max((abs(sl[1]) for ph in self.phases for sl in ph["slots"]), default=0)
         if self.kind == "scripted":
             sc = program["scripted"]
             pmax = sum((amp * (7 * ((rate >> 16) + 1) + 2) >> 16) + 2
                        for amp, rate in ((sc["amp_x"], sc["rate_x"]), (sc["amp_y"], sc["rate_y"])))
         else:
-            pmax = max(pl["speed"], pl["focus_speed"]) + 2
+            pmax = max(abs(pl["speed"]), abs(pl["focus_speed"])) + 2
         self.player_step_max = pmax
         self.closure = vmax + (vmax >> 15) + 2 + pmax
         self.radius_bound = isqrt(max(self.hit_r2, self.graze_r2)) + 1

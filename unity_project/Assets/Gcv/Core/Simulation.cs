@@ -115,12 +115,12 @@ namespace Gcv.Core
                 }
                 // Bullets farther than this can never bring a candidate's clearance under the
                 // cap, so leaving them out changes nothing (a pure speed-up, see the spec).
+                // Speeds are taken as magnitudes: a program with negative speeds moves as fast.
                 long vmax = 0;
-                bool any = false;
                 foreach (var ph in program.Phases)
                     for (int s = 0; s < ph.SlotCount; s++)
-                        if (!any || ph.SlotSpeed[s] > vmax) { vmax = ph.SlotSpeed[s]; any = true; }
-                long reach = Fixed.IsqrtFloor(clearanceCap) + 1024 + (vmax + program.Speed) * look;
+                        if (Math.Abs(ph.SlotSpeed[s]) > vmax) vmax = Math.Abs(ph.SlotSpeed[s]);
+                long reach = Fixed.IsqrtFloor(clearanceCap) + 1024 + (vmax + Math.Abs(program.Speed)) * look;
                 // reach < 2^57 by the program bounds; its square may not fit: saturate.
                 botReach2 = reach > 3037000499L ? long.MaxValue : reach * reach;
             }
@@ -238,11 +238,14 @@ namespace Gcv.Core
             {
                 x = X; y = Y;
                 long px = Px, py = Py, g2 = grazeR2;
+                // Only skips work: nothing can touch or graze unless the nearest bullet is
+                // within the larger of the two radii.
+                long gate = Math.Max(grazeR2, hitR2);
                 bool anyInGraze = false;
                 for (int i = 0; i < n; i++)
                 {
                     long dx = x[i] - px, dy = y[i] - py;
-                    if (dx * dx + dy * dy <= g2) { anyInGraze = true; break; }
+                    if (dx * dx + dy * dy <= gate) { anyInGraze = true; break; }
                 }
                 if (anyInGraze)
                 {

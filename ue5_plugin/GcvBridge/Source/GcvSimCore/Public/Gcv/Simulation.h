@@ -67,14 +67,15 @@ public:
             }
             // Bullets farther than this can never bring a candidate's clearance under the
             // cap, so leaving them out changes nothing (a pure speed-up, as in Python).
+            // Speeds are taken as magnitudes: a program with negative speeds moves as fast.
             int64_t vmax = 0;
-            bool any = false;
             for (const auto& ph : prog_.phases)
                 for (int64_t v : ph.slotSpeed) {
-                    if (!any || v > vmax) vmax = v;
-                    any = true;
+                    const int64_t a = v < 0 ? -v : v;
+                    if (a > vmax) vmax = a;
                 }
-            int64_t reach = ISqrt(prog_.clearanceCap) + 1024 + (vmax + prog_.speed) * look_;
+            const int64_t speed = prog_.speed < 0 ? -prog_.speed : prog_.speed;
+            int64_t reach = ISqrt(prog_.clearanceCap) + 1024 + (vmax + speed) * look_;
             botReach2_ = reach * reach;
         }
     }
@@ -159,9 +160,9 @@ public:
         const int64_t checks = static_cast<int64_t>(X.size());
         hitThisTick_ = false;
         if (checks) {
-            // As Python: nothing happens unless some bullet is within the graze radius; then
-            // every bullet within the hit radius touches (even one outside the graze radius,
-            // possible only in programs where hit_radius > graze_radius).
+            // Every bullet within the hit radius touches; grazes are the others within the
+            // graze radius. The gate below only skips work: nothing can happen unless the
+            // nearest bullet is within the larger of the two radii.
             const size_t n = X.size();
             d2_.resize(n);
             int64_t minD2 = INT64_MAX;
@@ -172,7 +173,7 @@ public:
             }
             bool touching = false;
             int64_t nGraze = 0;
-            if (minD2 <= grazeR2_) {
+            if (minD2 <= grazeR2_ || minD2 <= hitR2_) {
                 for (size_t i = 0; i < n; ++i) {
                     if (d2_[i] <= hitR2_) {
                         touching = true;
