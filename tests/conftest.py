@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import socket
 from pathlib import Path
 
 import pytest
@@ -22,3 +24,60 @@ def repo_root() -> Path:
 def baseline() -> BulletHellConfig:
     """The committed baseline, freshly loaded (tests may mutate it)."""
     return load_config(BASELINE_PATH)
+
+
+# --- no network in tests ---------------------------------------------------------------------
+# Every test runs with socket connections limited to this machine: loopback addresses (and
+# the unspecified address, which the kernel routes to this host), "localhost", and Unix
+# sockets. Anything else fails at once, before any byte leaves, and a host name other than
+# localhost is refused without a DNS lookup. Local servers (the fake Messages API, a dask
+# LocalCluster on 127.0.0.1) and subprocess harnesses are unaffected; child processes are
+# not patched, so engine harnesses keep their own behaviour.
+
+
+class NetworkDisabledError(ConnectionRefusedError):
+    """A test tried to reach a host other than this machine."""
+
+
+def _is_local_address(address: object) -> bool:
+    if not isinstance(address, tuple) or not address:
+        return True  # AF_UNIX paths and exotic families stay on this machine
+    host = address[0]
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    if not isinstance(host, str):
+        return False
+    host = host.split("%", 1)[0].strip("[]").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False  # a name: refused without resolving it
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback or ip.is_unspecified
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_connect = socket.socket.connect
+    real_connect_ex = socket.socket.connect_ex
+    inet = (socket.AF_INET, socket.AF_INET6)
+
+    def refuse(address: object) -> NetworkDisabledError:
+        return NetworkDisabledError(f"tests may not use the network: connection to {address!r} refused "
+                                    "(tests/conftest.py allows loopback only)")
+
+    def connect(self: socket.socket, address: object) -> None:
+        if self.family in inet and not _is_local_address(address):
+            raise refuse(address)
+        return real_connect(self, address)  # type: ignore[arg-type]
+
+    def connect_ex(self: socket.socket, address: object) -> int:
+        if self.family in inet and not _is_local_address(address):
+            raise refuse(address)
+        return real_connect_ex(self, address)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)

@@ -43,7 +43,22 @@ def _offline(arg: str) -> RequirementProvider:
     return OfflineRequirementProvider()
 
 
-_REQUIREMENT_PROVIDERS: dict[str, ProviderFactory] = {"offline": _offline}
+def _anthropic(arg: str) -> RequirementProvider:
+    from gcv.agents.anthropic_provider import AnthropicRequirementProvider
+
+    if arg:
+        raise ValueError("the anthropic provider takes no argument (configure it with GCV_ANTHROPIC_* variables)")
+    return AnthropicRequirementProvider()
+
+
+def _replay(arg: str) -> RequirementProvider:
+    from gcv.agents.replay_provider import ReplayRequirementProvider
+
+    return ReplayRequirementProvider(arg)
+
+
+_REQUIREMENT_PROVIDERS: dict[str, ProviderFactory] = {"offline": _offline, "anthropic": _anthropic,
+                                                      "replay": _replay}
 
 
 def register_requirement_provider(name: str, factory: ProviderFactory) -> None:

@@ -86,7 +86,21 @@ def _offline() -> ReviewProvider:
     return OfflineReviewProvider()
 
 
-_PROVIDERS: dict[str, Callable[[], ReviewProvider]] = {"offline": _offline}
+def _anthropic() -> ReviewProvider:
+    from gcv.agents.anthropic_provider import AnthropicReviewProvider
+
+    return AnthropicReviewProvider()
+
+
+def _replay(arg: str) -> ReviewProvider:
+    from gcv.agents.replay_provider import ReplayReviewProvider
+
+    return ReplayReviewProvider(arg)
+
+
+_PROVIDERS: dict[str, Callable[[], ReviewProvider]] = {"offline": _offline, "anthropic": _anthropic}
+# Providers that take an argument after a colon ("replay:PATH"); the factory gets the text after it.
+_PREFIX_PROVIDERS: dict[str, Callable[[str], ReviewProvider]] = {"replay": _replay}
 
 
 def register_review_provider(name: str, factory: Callable[[], ReviewProvider]) -> None:
@@ -94,13 +108,16 @@ def register_review_provider(name: str, factory: Callable[[], ReviewProvider]) -
 
 
 def review_provider_names() -> list[str]:
-    return sorted(_PROVIDERS)
+    return sorted([*_PROVIDERS, *_PREFIX_PROVIDERS])
 
 
 def get_review_provider(name: str) -> ReviewProvider:
+    kind, sep, arg = name.partition(":")
+    if sep and kind in _PREFIX_PROVIDERS:
+        return _PREFIX_PROVIDERS[kind](arg)
     try:
         factory = _PROVIDERS[name]
     except KeyError:
-        raise ValueError(f"unknown review provider {name!r}; available: "
-                         f"{', '.join(review_provider_names())}") from None
+        names = sorted(review_provider_names(), key=lambda n: (n != "offline", n))  # the default first
+        raise ValueError(f"unknown review provider {name!r}; available: {', '.join(names)}") from None
     return factory()

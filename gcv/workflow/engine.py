@@ -169,6 +169,8 @@ class WorkflowEngine:
                                          remaining_tokens=budgets.max_tokens - state["usage"]["tokens"])
         except AttributeError:  # a provider without a budget slot makes exactly one call
             pass
+        if hasattr(provider, "max_agent_retries"):
+            provider.max_agent_retries = budgets.max_agent_retries
         return provider
 
     def _count_calls(self, d: WorkflowDir, state: dict[str, Any], calls: list[dict[str, Any]]) -> None:
