@@ -115,6 +115,8 @@ class Simulation:
             self.bot_reach, self.bot_reach2 = reach, reach * reach
             self._bot_home_cache: dict[tuple[int, int], int] = {}
             self.bot_horizons = np.array([[max(1, self.look // 2)], [self.look]], dtype=np.int64)
+            self.bot_reach_x = self.bot_step_x * self.bot_horizons  # (2, 18): where each move leads
+            self.bot_reach_y = self.bot_step_y * self.bot_horizons
             self.home_x, self.home_y = pl["start_x"], pl["start_y"]
         if self.kind == "inputs":
             self.trace = expand_trace(player["trace"])
@@ -375,9 +377,11 @@ class Simulation:
         near = None
         if self.VX.size and t >= self.bot_clear_until:
             X, Y = self.positions()
-            dx = X - self.px
+            d2 = X - self.px
+            d2 *= d2
             dy = Y - self.py
-            d2 = dx * dx + dy * dy
+            dy *= dy
+            d2 += dy
             near = np.flatnonzero(d2 < self.bot_reach2)
             if near.size == 0:
                 # Nobody is within reach: nobody can be for the next few ticks either.
@@ -397,13 +401,16 @@ class Simulation:
                     self._bot_home_cache[key] = best
             return best
         horizons = self.bot_horizons
-        cx = np.minimum(np.maximum(self.px + self.bot_step_x * horizons, -self.hw), self.hw)
-        cy = np.minimum(np.maximum(self.py + self.bot_step_y * horizons, -self.hh), self.hh)
+        cx = np.minimum(np.maximum(self.bot_reach_x + self.px, -self.hw), self.hw)
+        cy = np.minimum(np.maximum(self.bot_reach_y + self.py, -self.hh), self.hh)
         bx = X[near] + self.VX[near] * horizons  # (2, m)
         by = Y[near] + self.VY[near] * horizons
         ddx = bx[:, None, :] - cx[:, :, None]  # (2, 18, m)
         ddy = by[:, None, :] - cy[:, :, None]
-        clear = np.minimum((ddx * ddx + ddy * ddy).min(axis=2).min(axis=0), self.clearance_cap)
+        ddx *= ddx
+        ddy *= ddy
+        ddx += ddy
+        clear = np.minimum(ddx.min(axis=(0, 2)), self.clearance_cap)
         hx, hy = cx[1] - self.home_x, cy[1] - self.home_y
         return int(np.argmax(clear - ((hx * hx + hy * hy) >> self.home_shift)))
 
