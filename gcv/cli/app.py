@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from gcv.cli.commands import agents_cmds, batch_cmds, propose_cmds, sim_cmds, validate_cmds, workflow_cmds
+from gcv.cli.commands import (agents_cmds, batch_cmds, evidence_cmds, propose_cmds, sim_cmds, validate_cmds,
+                              workflow_cmds)
 
 app = typer.Typer(
     name="gcv",
@@ -14,7 +15,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds, agents_cmds):
+for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds, evidence_cmds, agents_cmds):
     module.register(app)
 
 

@@ -108,11 +108,34 @@ def _print_summary(engine, state: dict[str, Any]) -> None:
               f"tokens {s['tokens_used']}  |  workspace {s['workspace']}", markup=False)
 
 
-def _finish(engine, state: dict[str, Any], json_mode: bool) -> None:
+def _evidence(engine, state: dict[str, Any], json_mode: bool) -> dict[str, str]:
+    """Write the report and the bundle at the end of the loop (never fails the run)."""
+    if state["status"] == "awaiting_authorization":
+        return {}
+    from gcv.evidence.collect import EvidenceError
+    from gcv.evidence.finalize import finalize_evidence
+
+    try:
+        paths = finalize_evidence(engine.ws, state["id"])
+    except EvidenceError as exc:
+        console(stderr=True).print(f"evidence not written: {exc}", markup=False)
+        return {}
+    return {name: str(path) for name, path in paths.items()}
+
+
+def _finish(engine, state: dict[str, Any], json_mode: bool, *, evidence: bool = True) -> None:
+    paths = _evidence(engine, state, json_mode) if evidence else {}
     if json_mode:
-        emit_json({**summary_object(engine, state), "exit_code": EXIT_BY_STATUS.get(state["status"], 1)})
+        emit_json({**summary_object(engine, state), "evidence": paths,
+                   "exit_code": EXIT_BY_STATUS.get(state["status"], 1)})
     else:
         _print_summary(engine, state)
+        con = console()
+        if paths.get("report"):
+            con.print(f"report: {paths['report']}", markup=False, soft_wrap=True)
+        if paths.get("bundle"):
+            con.print(f"bundle: {paths['bundle']}", markup=False, soft_wrap=True)
+            con.print(f"verify: gcv verify {paths['bundle']} --replay", markup=False, soft_wrap=True)
     raise typer.Exit(EXIT_BY_STATUS.get(state["status"], 1))
 
 

@@ -1,0 +1,309 @@
+"""One workflow's evidence as a set of readable bundle files, collected from the workspace.
+
+The workspace names everything by hash (``artifacts/<sha256>.json``); a reviewer wants
+``configs/candidate_2.json``. ``collect`` reads a workflow and lays it out under readable
+names, scrubbed of secrets and machine paths (``gcv.evidence.scrub``), together with
+``index.json``, the map from the workflow's rounds to those files. The same in-memory
+``Evidence`` is what the report renders and what ``verify`` rebuilds from a bundle, so a
+report can be drawn from either.
+
+Two rewrites keep the bundle free of machine paths while staying checkable:
+
+* a run request's ``output_dir`` (an absolute path) becomes ``runs/<run_id>``, its path
+  relative to the workflow directory. The request then hashes differently; the bundle's
+  ``workflow/state.json`` names the bundle's hash, and ``index.json`` lists the rewrite.
+* any other artifact whose content the scrubber had to change (a secret or a path found
+  inside it) is renamed the same way, and ``index.json["rehashed"]`` maps the workspace
+  hash to the bundle hash so the event log (which cannot be rewritten without breaking its
+  hash chain) can still be compared with the state. An event that itself had to be
+  scrubbed is listed in ``index.json["redactions"]["events"]``: its link in the chain is
+  still checked, its own content hash cannot be.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from gcv.contract.canonical import canonical_json, content_hash
+from gcv.evidence.scrub import Scrubber
+from gcv.workflow.store import StoreError, WorkflowDir, Workspace
+
+BUNDLE_FORMAT = "gcv.evidence_bundle/1"
+INDEX_ID = "gcv.evidence_index/1"
+MANIFEST_NAME = "manifest.json"
+ENVELOPE_NAME = "manifest.dsse.json"
+INDEX_NAME = "index.json"
+REPORT_NAME = "report.html"
+STATE_NAME = "workflow/state.json"
+EVENTS_NAME = "workflow/events.jsonl"
+REQUEST_NAME = "request.txt"
+GOAL_NAME = "goal.json"
+# Files that are not subjects of the manifest: the manifest itself and its signature.
+NOT_SUBJECTS = frozenset({MANIFEST_NAME, ENVELOPE_NAME})
+
+
+class EvidenceError(Exception):
+    """The workflow cannot be turned into evidence (missing, corrupted, would leak)."""
+
+
+def pretty_json(value: Any) -> bytes:
+    return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
+
+
+def run_label(round_no: int | None) -> str:
+    return "baseline" if round_no is None else f"candidate_{round_no}"
+
+
+def as_workspace(workspace: Workspace | Path | str) -> Workspace:
+    return workspace if isinstance(workspace, Workspace) else Workspace(Path(workspace))
+
+
+class Evidence:
+    """A bundle's files in memory, with typed access to the parts a reader needs."""
+
+    def __init__(self, files: dict[str, bytes]) -> None:
+        self.files = files
+        self.index: dict[str, Any] = json.loads(files[INDEX_NAME])
+        self.state: dict[str, Any] = json.loads(files[STATE_NAME])
+        self.scrubber: Scrubber | None = None  # set by ``collect``: what the bundle must not contain
+
+    @property
+    def wf_id(self) -> str:
+        return str(self.state["id"])
+
+    def has(self, name: str | None) -> bool:
+        return bool(name) and name in self.files
+
+    def json(self, name: str | None) -> Any:
+        if not name or name not in self.files:
+            return None
+        return json.loads(self.files[name])
+
+    def text(self, name: str) -> str:
+        return self.files[name].decode("utf-8")
+
+    def events(self) -> list[dict[str, Any]]:
+        data = self.files.get(EVENTS_NAME, b"").decode("utf-8")
+        return [json.loads(line) for line in data.splitlines() if line.strip()]
+
+    # ---- convenience views (None when the workflow never got that far) ----------------
+    def baseline_config(self) -> Any:
+        return self.json(self.index["baseline"]["config"])
+
+    def goal(self) -> Any:
+        return self.json(self.index.get("goal"))
+
+    def rounds(self) -> list[dict[str, Any]]:
+        return list(self.index.get("rounds", []))
+
+    def run_entry(self, round_no: int | None) -> dict[str, Any] | None:
+        if round_no is None:
+            return self.index["baseline"].get("run")
+        for entry in self.rounds():
+            if entry["round"] == round_no:
+                return entry.get("run")
+        return None
+
+    def telemetry(self, round_no: int | None) -> Any:
+        run = self.run_entry(round_no)
+        return self.json(run.get("telemetry")) if run else None
+
+    def evaluation(self, round_no: int) -> Any:
+        for entry in self.rounds():
+            if entry["round"] == round_no:
+                return self.json(entry.get("evaluation"))
+        return None
+
+    def state_round(self, round_no: int) -> dict[str, Any] | None:
+        return next((r for r in self.state.get("rounds", []) if r["round"] == round_no), None)
+
+    def final_round(self) -> int | None:
+        """The round whose candidate the workflow ended on (best, or the last evaluated)."""
+        if self.state.get("best_round"):
+            return int(self.state["best_round"])
+        evaluated = [r["round"] for r in self.state.get("rounds", []) if r.get("evaluation_hash")]
+        return evaluated[-1] if evaluated else None
+
+
+def _replace_hashes(value: Any, rehash: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        return rehash.get(value, value)
+    if isinstance(value, dict):
+        return {k: _replace_hashes(v, rehash) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace_hashes(v, rehash) for v in value]
+    return value
+
+
+class _Collector:
+    def __init__(self, ws: Workspace, d: WorkflowDir, environ: Mapping[str, str] | None) -> None:
+        self.ws = ws
+        self.d = d
+        self.scrub = Scrubber(workflow_root=d.root, workspace_root=ws.root, environ=environ)
+        self.files: dict[str, bytes] = {}
+        self.rehash: dict[str, str] = {}  # workspace hash -> bundle hash, for the state
+        self.published: dict[str, str] = {}  # the same for scrubbed artifacts (events may name them)
+        self.redacted_files: list[dict[str, str]] = []
+
+    def artifact(self, digest: str, what: str) -> Any:
+        try:
+            return self.d.get(digest)
+        except StoreError as exc:
+            raise EvidenceError(f"{what}: {exc}") from None
+
+    def put(self, name: str, value: Any, *, digest: str | None = None) -> str:
+        clean = self.scrub.value(value)
+        if digest is not None and clean != value:
+            self.rehash[digest] = self.published[digest] = content_hash(clean)
+            self.redacted_files.append({"file": name, "reason": "a secret or a machine path was scrubbed"})
+        self.files[name] = pretty_json(clean)
+        return name
+
+    def put_artifact(self, name: str, digest: str | None, what: str) -> str | None:
+        if not digest:
+            return None
+        return self.put(name, self.artifact(digest, what), digest=digest)
+
+    def run(self, label: str, record: dict[str, Any] | None) -> dict[str, Any] | None:
+        if not record:
+            return None
+        base = f"runs/{label}"
+        entry: dict[str, Any] = {"run_id": record.get("run_id"), "request": None, "telemetry": None,
+                                 "frames": [], "log": None}
+        if record.get("request_hash"):
+            request = self.artifact(record["request_hash"], f"run request of {label}")
+            rewritten = dict(request)
+            rewritten["output_dir"] = f"runs/{record['run_id']}"
+            clean = self.scrub.value(rewritten)
+            self.rehash[record["request_hash"]] = content_hash(clean)
+            self.redacted_files.append({"file": f"{base}/request.json",
+                                        "reason": "output_dir made relative to the workflow directory"})
+            self.files[f"{base}/request.json"] = pretty_json(clean)
+            entry["request"] = f"{base}/request.json"
+        entry["telemetry"] = self.put_artifact(f"{base}/telemetry.json", record.get("telemetry_hash"),
+                                               f"telemetry of {label}")
+        root = self.d.root.resolve()
+        for rel in record.get("frames") or []:
+            path = (self.d.root / rel).resolve()
+            if root not in path.parents:
+                raise EvidenceError(f"frame path {rel!r} of {label} leaves the workflow directory")
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise EvidenceError(f"frame {rel} of {label} is missing: {exc.strerror}") from None
+            name = f"{base}/frames/{Path(rel).name}"
+            self.files[name] = data
+            entry["frames"].append(name)
+        log = self.d.runs / str(record.get("run_id")) / "run.log"
+        if record.get("run_id") and log.is_file():
+            self.files[f"{base}/run.log"] = self.scrub.text(log.read_text(encoding="utf-8", errors="replace")).encode()
+            entry["log"] = f"{base}/run.log"
+        return entry
+
+    def agent(self, name: str, key: str, result: Any, **extra: Any) -> str | None:
+        if result is None:
+            return None
+        # the state names each call record (and the requirement decision) by its hash
+        for value in [*result.get("calls", []), result.get("decision")]:
+            if value is not None:
+                clean = self.scrub.value(value)
+                if clean != value:
+                    self.rehash[content_hash(value)] = self.published[content_hash(value)] = content_hash(clean)
+        before = dict(self.scrub.replaced)
+        name = self.put(name, {"activity": key, **extra, **result})
+        if self.scrub.replaced != before:
+            self.redacted_files.append({"file": name, "reason": "a secret or a machine path was scrubbed"})
+        return name
+
+
+def collect(workspace: Workspace | Path | str, wf_id: str, *,
+            environ: Mapping[str, str] | None = None) -> Evidence:
+    """Lay out workflow ``wf_id`` as bundle files (without report and manifest)."""
+    ws = as_workspace(workspace)
+    if not ws.exists(wf_id):
+        raise EvidenceError(f"no workflow {wf_id!r} in {ws.root}; see `gcv list`")
+    d = ws.workflow_dir(wf_id)
+    try:
+        state = d.read_state()
+    except StoreError as exc:
+        raise EvidenceError(str(exc)) from None
+    c = _Collector(ws, d, environ)
+    activities = d.activities()
+
+    c.files[REQUEST_NAME] = (c.scrub.text(state["request"]) + "\n").encode("utf-8")
+    index: dict[str, Any] = {
+        "index": INDEX_ID, "bundle_format": BUNDLE_FORMAT, "workflow_id": wf_id,
+        "request": REQUEST_NAME, "state": STATE_NAME, "events": EVENTS_NAME, "report": REPORT_NAME,
+        "goal": c.put_artifact(GOAL_NAME, state.get("goal_hash"), "goal"),
+        "requirement": None,
+        "baseline": {"config": c.put_artifact("configs/baseline.json", state["baseline_hash"], "baseline config"),
+                     "run": c.run("baseline", state.get("baseline_run")),
+                     "population": c.put_artifact("populations/baseline.json",
+                                                  (state.get("baseline_population") or {}).get("summary_hash"),
+                                                  "population summary of the baseline")},
+        "rounds": [],
+    }
+    if "requirement" in activities:
+        index["requirement"] = {"agent": c.agent("agents/requirement.json", "requirement",
+                                                 activities["requirement"], agent="requirement")}
+    rounds = state.get("rounds", [])
+    for i, rnd in enumerate(rounds):
+        n = rnd["round"]
+        label = run_label(n)
+        entry: dict[str, Any] = {
+            "round": n, "origin": rnd.get("origin"),
+            "config": c.put_artifact(f"configs/{label}.json", rnd["candidate_hash"], f"config of {label}"),
+            "diff": c.put_artifact(f"diffs/{label}.json", rnd.get("diff_hash"), f"diff of {label}"),
+            "validation": c.put_artifact(f"validation/{label}.json", rnd.get("validation_hash"),
+                                         f"validation report of {label}"),
+            "run": c.run(label, rnd.get("run")),
+            "evaluation": c.put_artifact(f"evaluations/{label}.json", rnd.get("evaluation_hash"),
+                                         f"evaluation of {label}"),
+            "population": c.put_artifact(f"populations/{label}.json", (rnd.get("population") or {}).get("summary_hash"),
+                                         f"population summary of {label}"),
+            "agent": c.agent(f"agents/review_round_{n}.json", f"review:{n}", activities.get(f"review:{n}"),
+                             agent="review", round=n),
+            "review": None, "repair": None,
+        }
+        if "allowed" in rnd or "gate" in rnd:
+            entry["review"] = c.put(f"reviews/round_{n}.json", {
+                "round": n, "passed": rnd.get("passed"), "miss_score": rnd.get("miss_score"),
+                "fingerprint": rnd.get("fingerprint"), "allowed": rnd.get("allowed"),
+                "verdict": rnd.get("verdict"), "gate": rnd.get("gate")})
+        if "repair" in rnd:
+            nxt = rounds[i + 1]["candidate_hash"] if i + 1 < len(rounds) else None
+            entry["repair"] = c.put(f"repairs/round_{n}.json", {
+                "round": n, "intent": (rnd.get("gate") or {}).get("intent"),
+                "phase_id": (rnd.get("gate") or {}).get("phase_id"), "from_candidate": rnd["candidate_hash"],
+                "to_candidate": nxt, **rnd["repair"]})
+        index["rounds"].append(entry)
+
+    # the state, with every hash pointing at the bundle's (scrubbed) files
+    clean_state = _replace_hashes(c.scrub.value(state), c.rehash)
+    # the repair records name candidate hashes too
+    for entry in index["rounds"]:
+        if entry["repair"]:
+            c.files[entry["repair"]] = pretty_json(_replace_hashes(json.loads(c.files[entry["repair"]]), c.rehash))
+    c.files[STATE_NAME] = pretty_json(clean_state)
+
+    lines: list[str] = []
+    redacted_events: list[int] = []
+    for event in d.events():
+        clean = c.scrub.value(event)
+        if clean != event:
+            redacted_events.append(int(event["seq"]))
+        lines.append(canonical_json(clean))
+    c.files[EVENTS_NAME] = ("".join(line + "\n" for line in lines)).encode("utf-8")
+
+    index["rehashed"] = dict(sorted(c.published.items()))
+    index["redactions"] = {"files": sorted(c.redacted_files, key=lambda f: f["file"]),
+                           "events": redacted_events,
+                           "kinds": sorted(c.scrub.replaced)}
+    c.files[INDEX_NAME] = pretty_json(index)
+    evidence = Evidence(c.files)
+    evidence.scrubber = c.scrub
+    return evidence
+

@@ -1,0 +1,733 @@
+"""``verify_bundle``: does a bundle hold together, and (with replay) does it reproduce?
+
+Named checks, in order; the first failing one names what is wrong:
+
+integrity (the bytes are the bytes that were exported)
+    integrity.archive      the zip/folder is readable and safe (``gcv.evidence.safezip``)
+    integrity.manifest     manifest.json is an in-toto Statement v1 with our predicate
+    integrity.files        no file missing, none extra (beside manifest.json / manifest.dsse.json)
+    integrity.digests      every subject's sha256
+    integrity.merkle_root  the RFC 6962 root over the subjects equals predicate.merkle_root
+    integrity.signature    the DSSE envelope, when present ("unsigned" otherwise)
+    integrity.event_chain  seq, prev_hash and hash of every event; head matches the manifest
+
+consistency (the files agree with each other)
+    consistency.index        index.json names existing files and every payload file
+    consistency.events       the state agrees with its hash-chained event log
+    consistency.configs      config, goal, request and decision hashes match the state
+    consistency.validation   every candidate re-validates to its recorded report
+    consistency.diffs        every diff is diff_configs(baseline, candidate)
+    consistency.runs         run requests compile from their configs; telemetry and frames
+                             belong to their requests
+    consistency.evaluations  evaluation files match the state's scores and fingerprints
+    consistency.populations  bot-population summaries match the state and give its checks
+    consistency.agents       agent call records match the state's hashes and usage
+    consistency.reviews      review and repair records match the state
+    consistency.manifest     the manifest's predicate says what the state says
+
+replay (``replay=True``; see ``gcv.evidence.replay``)
+    replay.requirement, replay.runs, replay.engine_runs, replay.populations,
+    replay.evaluations, replay.reviews, replay.repairs, replay.final_status, replay.report
+
+Integrity alone proves only that nothing changed since the manifest was written. Anyone
+can rewrite a bundle and its manifest; a signature (with a key you trust) or the replay
+checks are what tie the content to what really happened. See docs/evidence.md.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gcv.contract.canonical import canonical_json, content_hash, sha256_hex
+from gcv.evidence.collect import (ENVELOPE_NAME, EVENTS_NAME, INDEX_NAME, MANIFEST_NAME, REPORT_NAME,
+                                  REQUEST_NAME, STATE_NAME, Evidence, run_label)
+from gcv.evidence.manifest import PREDICATE_TYPE, STATEMENT_TYPE, subject_pairs
+from gcv.evidence.merkle import merkle_root
+from gcv.evidence.safezip import LIMITS, BundleReadError, Limits, read_bundle
+from gcv.evidence.signing import verify_envelope
+from gcv.workflow.store import GENESIS, event_hash
+
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass
+class CheckResult:
+    name: str
+    status: str  # "passed" | "failed" | "skipped"
+    message: str
+    details: list[str] = field(default_factory=list)
+
+    @property
+    def group(self) -> str:
+        return self.name.split(".", 1)[0]
+
+
+@dataclass
+class VerifyReport:
+    bundle: str
+    replay: bool
+    checks: list[CheckResult] = field(default_factory=list)
+    unreadable: bool = False
+    signature: dict[str, Any] | None = None
+    workflow_id: str | None = None
+    status: str | None = None
+    merkle_root: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.unreadable and all(c.status != "failed" for c in self.checks)
+
+    @property
+    def first_failure(self) -> CheckResult | None:
+        return next((c for c in self.checks if c.status == "failed"), None)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else (2 if self.unreadable else 1)
+
+    def check(self, name: str) -> CheckResult | None:
+        return next((c for c in self.checks if c.name == name), None)
+
+    def failed(self) -> list[str]:
+        return [c.name for c in self.checks if c.status == "failed"]
+
+    def as_dict(self) -> dict[str, Any]:
+        first = self.first_failure
+        return {"bundle": self.bundle, "ok": self.ok, "exit_code": self.exit_code, "replay": self.replay,
+                "workflow_id": self.workflow_id, "status": self.status, "merkle_root": self.merkle_root,
+                "signature": self.signature, "first_failure": first.name if first else None,
+                "unreadable": self.unreadable, "checks": [asdict(c) for c in self.checks]}
+
+
+class Skip(Exception):
+    """Raised by a check that does not apply (status "skipped")."""
+
+
+Outcome = tuple[str, list[str]]
+
+
+def run_check(name: str, fn: Callable[[], Outcome]) -> CheckResult:
+    """One named check; a bundle is untrusted, so any error while checking is a failure."""
+    try:
+        message, problems = fn()
+    except Skip as exc:
+        return CheckResult(name, "skipped", str(exc))
+    except Exception as exc:  # noqa: BLE001 - malformed input may break any assumption
+        return CheckResult(name, "failed", f"could not be checked: {type(exc).__name__}: {exc}")
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return CheckResult(name, "failed", problems[0] + more, problems)
+    return CheckResult(name, "passed", message)
+
+
+def first_difference(recorded: Any, other: Any, path: str = "$") -> str | None:
+    """Where two JSON values first differ, as 'path: recorded X, got Y' (None when equal)."""
+    if isinstance(recorded, dict) and isinstance(other, dict):
+        for key in sorted(set(recorded) | set(other)):
+            if key not in recorded:
+                return f"{path}.{key}: not recorded, got {_short(other[key])}"
+            if key not in other:
+                return f"{path}.{key}: recorded {_short(recorded[key])}, missing"
+            found = first_difference(recorded[key], other[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(recorded, list) and isinstance(other, list):
+        for i, (a, b) in enumerate(zip(recorded, other)):
+            found = first_difference(a, b, f"{path}[{i}]")
+            if found:
+                return found
+        if len(recorded) != len(other):
+            return f"{path}: recorded {len(recorded)} items, got {len(other)}"
+        return None
+    if canonical_json(recorded) != canonical_json(other):
+        return f"{path}: recorded {_short(recorded)}, got {_short(other)}"
+    return None
+
+
+def _short(value: Any) -> str:
+    text = canonical_json(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+# ---------------------------------------------------------------------- integrity
+class _Integrity:
+    def __init__(self, files: dict[str, bytes], environ: Mapping[str, str] | None, require_signature: bool) -> None:
+        self.files = files
+        self.environ = environ
+        self.require_signature = require_signature
+        self.manifest: dict[str, Any] | None = None
+        self.signature: dict[str, Any] | None = None
+
+    def manifest_check(self) -> Outcome:
+        if MANIFEST_NAME not in self.files:
+            return "", ["manifest.json is missing"]
+        m = json.loads(self.files[MANIFEST_NAME])
+        problems = []
+        if not isinstance(m, dict):
+            return "", ["manifest.json is not a JSON object"]
+        if m.get("_type") != STATEMENT_TYPE:
+            problems.append(f"_type is {m.get('_type')!r}, not {STATEMENT_TYPE!r}")
+        if m.get("predicateType") != PREDICATE_TYPE:
+            problems.append(f"predicateType is {m.get('predicateType')!r}, not {PREDICATE_TYPE!r}")
+        subjects = m.get("subject")
+        if not isinstance(subjects, list) or not subjects:
+            problems.append("subject is not a non-empty list")
+        else:
+            names = set()
+            for s in subjects:
+                ok = (isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("digest"), dict)
+                      and isinstance(s["digest"].get("sha256"), str) and HEX64.match(s["digest"]["sha256"]))
+                if not ok:
+                    problems.append(f"malformed subject {_short(s)}")
+                    continue
+                if s["name"] in names:
+                    problems.append(f"subject {s['name']} is listed twice")
+                names.add(s["name"])
+        pred = m.get("predicate")
+        if not isinstance(pred, dict) or not isinstance(pred.get("merkle_root"), str):
+            problems.append("predicate.merkle_root is missing")
+        if not problems:
+            self.manifest = m
+        return f"in-toto Statement v1, {len(subjects or [])} subjects, predicate {PREDICATE_TYPE}", problems
+
+    def _need_manifest(self) -> dict[str, Any]:
+        if self.manifest is None:
+            raise Skip("no valid manifest to check against")
+        return self.manifest
+
+    def files_check(self) -> Outcome:
+        m = self._need_manifest()
+        listed = {s["name"] for s in m["subject"]}
+        present = {n for n in self.files if n not in (MANIFEST_NAME, ENVELOPE_NAME)}
+        problems = [f"{n} is listed in the manifest but missing from the bundle" for n in sorted(listed - present)]
+        problems += [f"{n} is in the bundle but not listed in the manifest" for n in sorted(present - listed)]
+        return f"{len(listed)} files, none missing, none extra", problems
+
+    def digests_check(self) -> Outcome:
+        m = self._need_manifest()
+        problems = []
+        for s in m["subject"]:
+            data = self.files.get(s["name"])
+            if data is not None and sha256_hex(data) != s["digest"]["sha256"]:
+                problems.append(f"{s['name']}: sha256 {sha256_hex(data)[:16]}... does not match the manifest's "
+                                f"{s['digest']['sha256'][:16]}...")
+        return f"{len(m['subject'])} sha256 digests match", problems
+
+    def merkle_check(self) -> Outcome:
+        m = self._need_manifest()
+        root = merkle_root(subject_pairs(m["subject"]))
+        pred = m["predicate"]
+        problems = []
+        if root != pred["merkle_root"]:
+            problems.append(f"Merkle root of the subjects is {root[:16]}..., the manifest says "
+                            f"{str(pred['merkle_root'])[:16]}...")
+        elif (pred.get("merkle") or {}).get("root", root) != root:
+            problems.append("predicate.merkle.root and predicate.merkle_root disagree")
+        return f"Merkle root {root} (RFC 6962, {len(m['subject'])} leaves)", problems
+
+    def signature_check(self) -> Outcome:
+        if MANIFEST_NAME not in self.files:
+            raise Skip("no manifest.json")
+        result = verify_envelope(self.files.get(ENVELOPE_NAME), self.files[MANIFEST_NAME], self.environ)
+        self.signature = result.as_dict()
+        if result.status == "unsigned":
+            if self.require_signature:
+                return "", ["the bundle is unsigned but a signature is required"]
+            return "unsigned (no manifest.dsse.json); integrity rests on the manifest alone", []
+        if not result.ok:
+            return "", [f"signature {result.status}: {result.message}"]
+        return result.message, []
+
+    def chain_check(self) -> Outcome:
+        if EVENTS_NAME not in self.files:
+            return "", [f"{EVENTS_NAME} is missing"]
+        lines = [line for line in self.files[EVENTS_NAME].decode("utf-8").splitlines() if line.strip()]
+        events = [json.loads(line) for line in lines]
+        redacted: set[int] = set()
+        if INDEX_NAME in self.files:
+            redacted = set((json.loads(self.files[INDEX_NAME]).get("redactions") or {}).get("events", []))
+        prev = GENESIS
+        for i, ev in enumerate(events):
+            if ev.get("seq") != i:
+                return "", [f"event {i}: sequence number {ev.get('seq')} out of order"]
+            if ev.get("prev_hash") != prev:
+                return "", [f"event {i}: prev_hash does not match the previous event's hash"]
+            if i not in redacted and event_hash(ev) != ev.get("hash"):
+                return "", [f"event {i}: hash does not match its content"]
+            prev = ev.get("hash")
+        problems = []
+        head = (self.manifest or {}).get("predicate", {}).get("event_chain") or {}
+        if self.manifest is not None:
+            if head.get("head") != (events[-1]["hash"] if events else None) or head.get("events") != len(events):
+                problems.append(f"the event log ends at {len(events)} events / {prev[:12]}..., the manifest says "
+                                f"{head.get('events')} / {str(head.get('head'))[:12]}...")
+        note = f" ({len(redacted)} redacted: links checked, content hashes not)" if redacted else ""
+        return f"{len(events)} events chained from genesis to {prev[:12]}...{note}", problems
+
+    def run(self) -> list[CheckResult]:
+        return [run_check("integrity.manifest", self.manifest_check),
+                run_check("integrity.files", self.files_check),
+                run_check("integrity.digests", self.digests_check),
+                run_check("integrity.merkle_root", self.merkle_check),
+                run_check("integrity.signature", self.signature_check),
+                run_check("integrity.event_chain", self.chain_check)]
+
+
+# ---------------------------------------------------------------------- consistency
+class _Consistency:
+    def __init__(self, files: dict[str, bytes], manifest: dict[str, Any] | None) -> None:
+        self.files = files
+        self.manifest = manifest
+        self._ev: Evidence | None = None
+
+    @property
+    def ev(self) -> Evidence:
+        if self._ev is None:
+            for name in (INDEX_NAME, STATE_NAME):
+                if name not in self.files:
+                    raise ValueError(f"{name} is missing")
+            self._ev = Evidence(self.files)
+        return self._ev
+
+    def _rh(self, digest: Any) -> Any:
+        """A workspace hash named in the event log, as the bundle names it."""
+        return (self.ev.index.get("rehashed") or {}).get(digest, digest)
+
+    def _configs(self) -> tuple[Any, dict[int, Any], Any]:
+        from gcv.contract.goal import Goal
+        from gcv.contract.models import BulletHellConfig
+
+        ev = self.ev
+        baseline = BulletHellConfig.model_validate(ev.baseline_config())
+        cands = {e["round"]: ev.json(e["config"]) for e in ev.rounds()}
+        goal = Goal.model_validate(ev.goal()) if ev.goal() is not None else None
+        return baseline, cands, goal
+
+    def index_check(self) -> Outcome:
+        ev = self.ev
+        idx = ev.index
+        problems = []
+        referenced = {INDEX_NAME, STATE_NAME, EVENTS_NAME, REQUEST_NAME, REPORT_NAME}
+
+        def ref(name: Any, what: str) -> None:
+            if name is None:
+                return
+            referenced.add(name)
+            if name not in self.files:
+                problems.append(f"index.json names {name} ({what}) but the bundle has no such file")
+
+        if idx.get("workflow_id") != ev.state.get("id"):
+            problems.append(f"index.json is for {idx.get('workflow_id')!r}, the state for {ev.state.get('id')!r}")
+        ref(idx.get("goal"), "goal")
+        ref(idx["baseline"].get("config"), "baseline config")
+        runs = [("baseline", idx["baseline"].get("run"))]
+        ref((idx.get("requirement") or {}).get("agent"), "requirement agent")
+        ref(idx["baseline"].get("population"), "baseline population")
+        state_rounds = [r["round"] for r in ev.state.get("rounds", [])]
+        if [e["round"] for e in ev.rounds()] != state_rounds:
+            problems.append(f"index.json rounds {[e['round'] for e in ev.rounds()]} are not the state's {state_rounds}")
+        if state_rounds != list(range(1, len(state_rounds) + 1)):
+            problems.append(f"the state's rounds are numbered {state_rounds}, not 1..{len(state_rounds)}")
+        for e in ev.rounds():
+            for key in ("config", "diff", "validation", "evaluation", "population", "agent", "review", "repair"):
+                ref(e.get(key), f"round {e['round']} {key}")
+            runs.append((run_label(e["round"]), e.get("run")))
+        for label, run in runs:
+            if run:
+                for key in ("request", "telemetry", "log"):
+                    ref(run.get(key), f"{label} {key}")
+                for frame in run.get("frames", []):
+                    ref(frame, f"{label} frame")
+        for name in sorted(self.files):
+            if name not in referenced and name not in (MANIFEST_NAME, ENVELOPE_NAME):
+                problems.append(f"{name} is not referenced by index.json")
+        return f"index.json maps {len(referenced)} files to {len(state_rounds)} round(s)", problems
+
+    def events_check(self) -> Outcome:
+        from gcv.workflow.states import IllegalTransition, check_transition
+
+        ev = self.ev
+        state = ev.state
+        events = ev.events()
+        problems: list[str] = []
+        if not events or events[0].get("type") != "created":
+            return "", ["the event log does not start with a 'created' event"]
+        created = events[0]["data"]
+        if self._rh(created.get("baseline_hash")) != state["baseline_hash"]:
+            problems.append("the state's baseline is not the one the 'created' event names")
+        if created.get("request") != state["request"]:
+            problems.append("the state's request text is not the one the 'created' event records")
+        for key in ("engine", "provider", "seed", "player"):
+            if created.get("settings", {}).get(key) != state["settings"].get(key):
+                problems.append(f"settings.{key} differs between the state and the 'created' event")
+        rounds = {r["round"]: r for r in state.get("rounds", [])}
+        current = events[0].get("to")
+        reason = None
+        for e in events[1:]:
+            if e.get("type") != "transition":
+                continue
+            src, dst, data = e.get("from"), e.get("to"), e.get("data") or {}
+            if src != current:
+                problems.append(f"event {e['seq']}: transition from {src!r} but the workflow was {current!r}")
+            try:
+                check_transition(str(src), str(dst))
+            except IllegalTransition as exc:
+                problems.append(f"event {e['seq']}: {exc}")
+            current = dst
+            if "terminal_reason" in data:
+                reason = data["terminal_reason"]
+            n = data.get("round")
+            if dst == "awaiting_authorization" and rounds.get(1) and \
+                    self._rh(data.get("candidate_hash")) != rounds[1]["candidate_hash"]:
+                problems.append(f"event {e['seq']}: the proposed candidate is not the state's round 1 candidate")
+            if dst == "authorized" and data.get("authorization") != state.get("authorization"):
+                problems.append(f"event {e['seq']}: the authorization differs from the state's")
+            if dst == "running_candidate" and src == "running_baseline" and \
+                    self._rh(data.get("baseline_telemetry")) != (state.get("baseline_run") or {}).get("telemetry_hash"):
+                problems.append(f"event {e['seq']}: the baseline telemetry is not the state's")
+            if dst == "running_candidate" and src == "repairing":
+                if n not in rounds or self._rh(data.get("candidate_hash")) != rounds[n]["candidate_hash"]:
+                    problems.append(f"event {e['seq']}: the repaired candidate of round {n} is not the state's")
+            if dst == "reviewing":
+                r = rounds.get(n)
+                if not r or self._rh(data.get("evaluation_hash")) != r.get("evaluation_hash") \
+                        or data.get("passed") != r.get("passed"):
+                    problems.append(f"event {e['seq']}: the evaluation of round {n} is not the state's")
+            if dst == "repairing":
+                gate = (rounds.get(n) or {}).get("gate") or {}
+                if data.get("intent") != gate.get("intent") or data.get("phase_id") != gate.get("phase_id"):
+                    problems.append(f"event {e['seq']}: the repair intent of round {n} is not the state's gate result")
+            if dst in ("accepted", "revision_requested", "rolled_back") and \
+                    data.get("decision") != state.get("human_decision"):
+                problems.append(f"event {e['seq']}: the human decision differs from the state's")
+        if current != state["status"]:
+            problems.append(f"the event log ends in {current!r}, the state says {state['status']!r}")
+        if reason != state.get("terminal_reason"):
+            problems.append(f"the event log's terminal reason is {reason!r}, the state says "
+                            f"{state.get('terminal_reason')!r}")
+        lines = [e["data"]["line"] for e in events if e.get("type") == "trace"]
+        it = iter(lines)
+        if not all(any(line == t for t in it) for line in state.get("trace", [])):
+            problems.append("the state's trace lines are not in the event log (in order)")
+        return f"state agrees with {len(events)} events (status {current})", problems
+
+    def configs_check(self) -> Outcome:
+        ev = self.ev
+        state = ev.state
+        problems = []
+        if content_hash(ev.baseline_config()) != state["baseline_hash"]:
+            problems.append("configs/baseline.json does not hash to the state's baseline_hash")
+        if ev.text(REQUEST_NAME).rstrip("\n") != state["request"]:
+            problems.append("request.txt is not the state's request")
+        if state.get("goal_hash") and (ev.goal() is None or content_hash(ev.goal()) != state["goal_hash"]):
+            problems.append("goal.json does not hash to the state's goal_hash")
+        req = state.get("requirement")
+        if req:
+            agent = ev.json((ev.index.get("requirement") or {}).get("agent"))
+            if agent is None or content_hash(agent.get("decision")) != req["hash"]:
+                problems.append("the requirement decision does not hash to the state's requirement.hash")
+        hashes = {}
+        for e in ev.rounds():
+            r = ev.state_round(e["round"]) or {}
+            cfg = ev.json(e["config"])
+            hashes[e["round"]] = content_hash(cfg)
+            if hashes[e["round"]] != r.get("candidate_hash"):
+                problems.append(f"{e['config']} does not hash to round {e['round']}'s candidate_hash "
+                                f"(swapped or edited config)")
+        final = state.get("final_candidate_hash")
+        if final is not None:
+            best = state.get("best_round")
+            if best not in hashes or hashes[best] != final:
+                problems.append(f"final_candidate_hash is not the candidate of best_round {best}")
+        return f"baseline + {len(hashes)} candidate config(s), goal and request match their hashes", problems
+
+    def validation_check(self) -> Outcome:
+        from gcv.validation.validate import validate
+
+        ev = self.ev
+        if not ev.rounds():
+            raise Skip("no candidate in this bundle")
+        baseline, cands, goal = self._configs()
+        problems = []
+        for e in ev.rounds():
+            r = ev.state_round(e["round"]) or {}
+            recorded = ev.json(e.get("validation"))
+            if recorded is None or content_hash(recorded) != r.get("validation_hash"):
+                problems.append(f"validation/{run_label(e['round'])}.json does not hash to the state's validation_hash")
+                continue
+            again = validate(baseline, cands[e["round"]], goal).model_dump(mode="json")
+            diff = first_difference(recorded, again)
+            if diff:
+                problems.append(f"candidate {e['round']} re-validates differently: {diff}")
+        return f"{len(ev.rounds())} candidate(s) re-validate to their recorded reports (4 layers)", problems
+
+    def diffs_check(self) -> Outcome:
+        from gcv.validation.diff import diff_configs
+
+        ev = self.ev
+        if not ev.rounds():
+            raise Skip("no candidate in this bundle")
+        baseline, cands, _ = self._configs()
+        problems = []
+        for e in ev.rounds():
+            r = ev.state_round(e["round"]) or {}
+            recorded = ev.json(e.get("diff"))
+            if recorded is None or content_hash(recorded) != r.get("diff_hash"):
+                problems.append(f"diffs/{run_label(e['round'])}.json does not hash to the state's diff_hash")
+                continue
+            again = [c.model_dump(mode="json") for c in diff_configs(baseline, cands[e["round"]])]
+            diff = first_difference(recorded, again)
+            if diff:
+                problems.append(f"the diff of candidate {e['round']} is not diff_configs(baseline, candidate): {diff}")
+        return f"{len(ev.rounds())} diff(s) recomputed from the configs", problems
+
+    def runs_check(self) -> Outcome:
+        from engine_runners.protocol import RunRequest
+        from gcv.contract.models import BulletHellConfig
+        from gcv.sim.players import player_label
+        from gcv.sim.program import compile_program, program_hash
+        from gcv.sim.telemetry_model import Telemetry
+
+        ev = self.ev
+        state = ev.state
+        settings = state["settings"]
+        runs = [(None, state.get("baseline_run"), state["baseline_hash"], ev.baseline_config())]
+        for e in ev.rounds():
+            r = ev.state_round(e["round"]) or {}
+            runs.append((e["round"], r.get("run"), r.get("candidate_hash"), ev.json(e["config"])))
+        problems = []
+        count = 0
+        for n, record, cfg_hash, cfg in runs:
+            if not record:
+                continue
+            count += 1
+            label = run_label(n)
+            entry = ev.run_entry(n) or {}
+            req_data = ev.json(entry.get("request"))
+            if req_data is None or content_hash(req_data) != record.get("request_hash"):
+                problems.append(f"runs/{label}/request.json does not hash to the run record's request_hash")
+                continue
+            req = RunRequest.model_validate(req_data)
+            if req.run_id != record.get("run_id") or req.output_dir != f"runs/{req.run_id}":
+                problems.append(f"runs/{label}/request.json names run {req.run_id!r} / {req.output_dir!r}, "
+                                f"not {record.get('run_id')!r}")
+            if req.config_hash != cfg_hash:
+                problems.append(f"runs/{label}/request.json runs config {req.config_hash[:12]}..., "
+                                f"not {label}'s {str(cfg_hash)[:12]}...")
+            compiled = compile_program(BulletHellConfig.model_validate(cfg))
+            if program_hash(compiled) != req.program_hash or program_hash(req.program) != req.program_hash:
+                problems.append(f"runs/{label}/request.json's program is not compile_program({label} config)")
+            if req.seed != settings["seed"] or req.player.model_dump() != settings["player"]:
+                problems.append(f"runs/{label} used seed {req.seed} / player {req.player.model_dump()}, the workflow "
+                                f"{settings['seed']} / {settings['player']}")
+            if not record.get("ok"):
+                continue
+            tel = ev.json(entry.get("telemetry"))
+            if tel is None or content_hash(tel) != record.get("telemetry_hash"):
+                problems.append(f"runs/{label}/telemetry.json does not hash to the run record's telemetry_hash")
+                continue
+            Telemetry.model_validate(tel)
+            for key, want in (("config_hash", req.config_hash), ("program_hash", req.program_hash),
+                              ("seed", req.seed), ("player", player_label(req.player.model_dump())),
+                              ("run_id", req.run_id)):
+                if tel.get(key) != want:
+                    problems.append(f"runs/{label}/telemetry.json {key} {_short(tel.get(key))} is not the request's "
+                                    f"{_short(want)}")
+            bundled = sorted(Path(f).name for f in entry.get("frames", []))
+            recorded = sorted(Path(f).name for f in record.get("frames", []))
+            if bundled != recorded:
+                problems.append(f"runs/{label} frames {bundled} are not the recorded {recorded}")
+        if not count:
+            raise Skip("no engine run in this bundle")
+        return f"{count} run(s): requests compile from their configs, telemetry and frames match", problems
+
+    def evaluations_check(self) -> Outcome:
+        from gcv.evaluation.models import Evaluation
+
+        ev = self.ev
+        problems = []
+        count = 0
+        for e in ev.rounds():
+            r = ev.state_round(e["round"]) or {}
+            if not r.get("evaluation_hash"):
+                continue
+            count += 1
+            data = ev.json(e.get("evaluation"))
+            if data is None or content_hash(data) != r["evaluation_hash"]:
+                problems.append(f"evaluations/{run_label(e['round'])}.json does not hash to the state's "
+                                "evaluation_hash")
+                continue
+            model = Evaluation.model_validate(data)
+            if (model.miss_score, model.passed, model.fingerprint()) != (r.get("miss_score"), r.get("passed"),
+                                                                          r.get("fingerprint")):
+                problems.append(f"round {e['round']}: miss score / passed / fingerprint in the state differ from "
+                                f"the evaluation")
+        if not count:
+            raise Skip("no evaluation in this bundle")
+        return f"{count} evaluation(s) match the state", problems
+
+    def populations_check(self) -> Outcome:
+        from gcv.batch.population import PopulationSummary, evaluate_population
+
+        ev = self.ev
+        state = ev.state
+        spec = state["settings"].get("population")
+        records = [("baseline", state.get("baseline_population"), ev.index["baseline"].get("population"))]
+        records += [(run_label(e["round"]), (ev.state_round(e["round"]) or {}).get("population"), e.get("population"))
+                    for e in ev.rounds()]
+        records = [r for r in records if r[1] or r[2]]
+        if not records:
+            raise Skip("no bot population in this workflow")
+        problems = []
+        targets = [dict(t, basis=spec.get("basis", "point")) for t in spec["targets"]] if spec else []
+        for label, record, name in records:
+            summary = ev.json(name)
+            if not record or summary is None or content_hash(summary) != record.get("summary_hash"):
+                problems.append(f"populations/{label}.json does not hash to the state's population summary_hash")
+                continue
+            diff = first_difference(record.get("checks"),
+                                    evaluate_population(PopulationSummary.model_validate(summary), targets))
+            if diff:
+                problems.append(f"the population checks of {label} are not those of its summary: {diff}")
+        return f"{len(records)} population summaries match the state and give its checks", problems
+
+    def agents_check(self) -> Outcome:
+        ev = self.ev
+        state = ev.state
+        records = []
+        problems = []
+        req = ev.json((ev.index.get("requirement") or {}).get("agent"))
+        if req is not None:
+            records.append(req)
+        for e in ev.rounds():
+            rec = ev.json(e.get("agent"))
+            if rec is not None:
+                records.append(rec)
+                r = ev.state_round(e["round"]) or {}
+                if canonical_json(rec.get("verdict")) != canonical_json(r.get("verdict")):
+                    problems.append(f"agents/review_round_{e['round']}.json verdict differs from the state's")
+        calls = [c for rec in records for c in rec.get("calls", [])]
+        hashes = [content_hash(c) for c in calls]
+        if hashes != state.get("agent_calls", []):
+            problems.append(f"the {len(calls)} recorded agent call(s) do not hash to the state's agent_calls "
+                            f"({len(state.get('agent_calls', []))})")
+        tokens = sum(int((c.get("usage") or {}).get(k, 0)) for c in calls for k in (
+            "input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
+        if len(calls) != state["usage"]["model_calls"] or tokens != state["usage"]["tokens"]:
+            problems.append(f"usage says {state['usage']['model_calls']} calls / {state['usage']['tokens']} tokens, "
+                            f"the call records {len(calls)} / {tokens}")
+        return f"{len(calls)} agent call(s) match the state's hashes and usage ({tokens} tokens)", problems
+
+    def reviews_check(self) -> Outcome:
+        ev = self.ev
+        rounds = ev.state.get("rounds", [])
+        problems = []
+        count = 0
+        for i, e in enumerate(ev.rounds()):
+            r = ev.state_round(e["round"]) or {}
+            review = ev.json(e.get("review"))
+            if ("allowed" in r or "gate" in r) != (review is not None):
+                problems.append(f"round {e['round']}: review record present in one of state / bundle only")
+            if review is not None:
+                count += 1
+                for key in ("passed", "miss_score", "fingerprint", "allowed", "verdict", "gate"):
+                    if canonical_json(review.get(key)) != canonical_json(r.get(key)):
+                        problems.append(f"reviews/round_{e['round']}.json {key} differs from the state")
+            repair = ev.json(e.get("repair"))
+            if ("repair" in r) != (repair is not None):
+                problems.append(f"round {e['round']}: repair record present in one of state / bundle only")
+            if repair is not None:
+                nxt = rounds[i + 1]["candidate_hash"] if i + 1 < len(rounds) else None
+                want = {"round": e["round"], "intent": (r.get("gate") or {}).get("intent"),
+                        "phase_id": (r.get("gate") or {}).get("phase_id"), "from_candidate": r["candidate_hash"],
+                        "to_candidate": nxt, **r["repair"]}
+                diff = first_difference(want, repair)
+                if diff:
+                    problems.append(f"repairs/round_{e['round']}.json differs from the state: {diff}")
+        return f"{count} review(s) and their gate results / repairs match the state", problems
+
+    def manifest_check(self) -> Outcome:
+        if self.manifest is None:
+            raise Skip("no valid manifest")
+        p = self.manifest["predicate"]
+        state = self.ev.state
+        want = {
+            "workflow.id": state["id"], "workflow.status": state["status"],
+            "workflow.terminal_reason": state.get("terminal_reason"), "workflow.request": state["request"],
+            "seed": state["settings"]["seed"], "budgets": state["settings"]["budgets"], "usage": state["usage"],
+            "engine.requested": state["settings"]["engine"], "provider": state["settings"]["provider"],
+            "final_decision.final_candidate_hash": state.get("final_candidate_hash"),
+            "final_decision.best_round": state.get("best_round"),
+            "final_decision.human_decision": state.get("human_decision"),
+        }
+        problems = []
+        for path, value in want.items():
+            got: Any = p
+            for part in path.split("."):
+                got = got.get(part) if isinstance(got, dict) else None
+            if canonical_json(got) != canonical_json(value):
+                problems.append(f"predicate.{path} is {_short(got)}, the state says {_short(value)}")
+        return "the manifest's predicate agrees with the state", problems
+
+    def run(self) -> list[CheckResult]:
+        return [run_check("consistency.index", self.index_check),
+                run_check("consistency.events", self.events_check),
+                run_check("consistency.configs", self.configs_check),
+                run_check("consistency.validation", self.validation_check),
+                run_check("consistency.diffs", self.diffs_check),
+                run_check("consistency.runs", self.runs_check),
+                run_check("consistency.evaluations", self.evaluations_check),
+                run_check("consistency.populations", self.populations_check),
+                run_check("consistency.agents", self.agents_check),
+                run_check("consistency.reviews", self.reviews_check),
+                run_check("consistency.manifest", self.manifest_check)]
+
+
+# ---------------------------------------------------------------------- entry point
+def verify_files(files: dict[str, bytes], *, bundle: str = "bundle", replay: bool = False,
+                 require_signature: bool = False, environ: Mapping[str, str] | None = None) -> VerifyReport:
+    report = VerifyReport(bundle=bundle, replay=replay)
+    report.checks.append(CheckResult("integrity.archive", "passed", f"{len(files)} files read safely"))
+    integrity = _Integrity(files, environ, require_signature)
+    report.checks += integrity.run()
+    report.signature = integrity.signature
+    if integrity.manifest:
+        report.merkle_root = integrity.manifest["predicate"].get("merkle_root")
+    consistency = _Consistency(files, integrity.manifest)
+    report.checks += consistency.run()
+    try:
+        report.workflow_id = consistency.ev.state.get("id")
+        report.status = consistency.ev.state.get("status")
+    except Exception:  # noqa: BLE001 - the checks above already say what is wrong
+        pass
+    if replay:
+        from gcv.evidence.replay import REPLAY_CHECKS, replay_checks
+
+        if any(c.status == "failed" for c in report.checks if c.group == "integrity"):
+            why = "integrity failed; replaying altered evidence proves nothing"
+            report.checks += [CheckResult(name, "skipped", why) for name in REPLAY_CHECKS]
+        else:
+            report.checks += replay_checks(consistency.ev, manifest=integrity.manifest)
+    return report
+
+
+def verify_bundle(path: Path | str, *, replay: bool = False, require_signature: bool = False,
+                  environ: Mapping[str, str] | None = None, limits: Limits = LIMITS) -> VerifyReport:
+    """Verify the bundle (zip or folder) at ``path``. Never raises for bad input: the report says."""
+    path = Path(path)
+    with tempfile.TemporaryDirectory(prefix="gcv-verify-") as tmp:
+        try:
+            files = read_bundle(path, workdir=Path(tmp), limits=limits)
+        except BundleReadError as exc:
+            report = VerifyReport(bundle=path.name, replay=replay, unreadable=True)
+            report.checks.append(CheckResult("integrity.archive", "failed", str(exc)))
+            return report
+    return verify_files(files, bundle=path.name, replay=replay, require_signature=require_signature,
+                        environ=environ)
