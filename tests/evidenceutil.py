@@ -18,13 +18,7 @@ REQUEST = ("make phase 2 a denser bidirectional spiral, but never more than 350 
            "and keep the low FPS at 55 or above")
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        self.t += 0.25
-        return self.t
+from tests.simutil import Clock  # noqa: F401 - re-exported for the evidence tests
 
 
 def run_workflow(root: Path, request: str = REQUEST, *, authorize: bool = True,

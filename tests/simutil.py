@@ -20,3 +20,14 @@ def baseline_program() -> dict[str, Any]:
     from gcv.sim.program import compile_program
 
     return compile_program(BulletHellConfig.model_validate(json.loads(BASELINE_PATH.read_text())))
+
+
+class Clock:
+    """A deterministic clock for the workflow: every reading is ``step`` seconds later."""
+
+    def __init__(self, step: float = 0.25) -> None:
+        self.t, self.step = 1_800_000_000.0, step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t

@@ -39,6 +39,7 @@ from gcv.workflow.guardrails import Budgets
 from gcv.workflow.store import Workspace
 from tests.conftest import BASELINE_PATH, NetworkDisabledError
 from tests.fake_anthropic import TEST_KEY, FakeAnthropic, fake_anthropic, usage  # noqa: F401 - fixture
+from tests.simutil import Clock
 
 BASELINE = load_config(BASELINE_PATH)
 EASY = "make phase 1 bullets 20% slower"  # accepted, passes in round 1
@@ -60,15 +61,6 @@ def answer(request: str) -> dict[str, Any]:
 def verdict(kind: str, intent: str | None = None, phase: str | None = None) -> dict[str, Any]:
     return {"verdict": kind, "intent": intent, "target_phase_id": phase,
             "reason": f"{kind} {intent or ''}".strip(), "evidence_refs": ["evaluation.checks"]}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        self.t += 0.25
-        return self.t
 
 
 def run_engine(root: Path, request: str, *, provider: str = "anthropic",

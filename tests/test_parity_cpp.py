@@ -29,22 +29,21 @@ from hypothesis import strategies as st
 from engine_runners.base import check_telemetry
 from engine_runners.harness_cpp import (HarnessBuildError, build_cpp_harness, cpp_harness_command,
                                         toolchain_status)
-from engine_runners.protocol import DONE_PREFIX, PROTOCOL_ID, RunRequest, parse_handshake
+from engine_runners.protocol import DONE_PREFIX, RunRequest
 from gcv.contract.models import BulletHellConfig
-from gcv.sim.engine import Simulation, _signed64
+from gcv.sim.engine import Simulation
 from gcv.sim.players import player_label
 from gcv.sim.program import compile_program, program_hash
 from gcv.sim.telemetry import gameplay_view
 from gcv.sim.telemetry_model import Telemetry
+from tests.parity import (HarnessKind, HarnessRun, differing_fields, make_request,
+                          python_state_after)
 from tests.simutil import BASELINE_PATH, VECTORS, load_vector
 from tests.strategies import decimals, valid_configs
 
 ENGINE_NAME = "ue5-harness"
 RUN_TIMEOUT = 120
 REQUIRE_TOOLCHAINS = os.environ.get("GCV_REQUIRE_TOOLCHAINS") == "1"
-STATE_FIELDS = ("tick", "px", "py", "health", "invuln_until", "boss_health", "phase_index",
-                "wave_index", "next_wave_tick", "rng_state", "bot_move", "bot_next_decision",
-                "spawned", "hits", "grazes", "bullet_count", "X", "Y", "VX", "VY", "DEATH", "PH", "GR")
 # Modeled frame figures: not gameplay, but the harness must reproduce Python's model exactly.
 MODEL_FIELDS = ("fps_source", "average_fps", "low_fps", "worst_frame_ms", "frame_model")
 
@@ -71,130 +70,11 @@ def harness_o0(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 # ---------------------------------------------------------------------------- helpers
-class HarnessRun:
-    def __init__(self, proc: subprocess.CompletedProcess[str], out_dir: Path) -> None:
-        self.proc = proc
-        self.out_dir = out_dir
-        self.lines = proc.stdout.splitlines()
-
-    @property
-    def code(self) -> int:
-        return self.proc.returncode
-
-    @property
-    def telemetry(self) -> dict[str, Any]:
-        return json.loads((self.out_dir / "telemetry.json").read_text(encoding="utf-8"))
-
-    def handshake(self) -> dict[str, Any]:
-        assert self.lines, f"no stdout at all; stderr: {self.proc.stderr}"
-        payload = parse_handshake(self.lines[0])
-        assert payload is not None, f"first stdout line is not a handshake: {self.lines[0]!r}"
-        return payload
-
-    def tagged(self, prefix: str) -> list[dict[str, Any]]:
-        return [json.loads(line[len(prefix):]) for line in self.lines if line.startswith(prefix)]
-
-
-def run_harness(exe: Path, request: dict[str, Any], out_dir: Path, *extra: str) -> HarnessRun:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    request = dict(request)
-    request.setdefault("output_dir", str(out_dir))
-    req_path = out_dir / "request.json"
-    req_path.write_text(json.dumps(request), encoding="utf-8")
-    cmd = cpp_harness_command(exe, req_path) + list(extra)
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT,
-                          stdin=subprocess.DEVNULL)
-    return HarnessRun(proc, out_dir)
-
-
-def make_request(program: dict[str, Any], seed: int, player: dict[str, Any], out_dir: Path,
-                 run_id: str = "parity") -> dict[str, Any]:
-    return {
-        "run_request": "gcv.run_request/1",
-        "run_id": run_id,
-        "program": program,
-        "program_hash": program_hash(program),
-        "config_hash": program["config_hash"],
-        "seed": seed,
-        "player": player,
-        "player_label": player_label(player),
-        "capture_ticks": [],
-        "output_dir": str(out_dir),
-    }
-
-
-def assert_protocol_ok(run: HarnessRun, run_id: str) -> None:
-    assert run.code == 0, f"exit code {run.code}; stderr:\n{run.proc.stderr}"
-    assert run.handshake() == {"engine": ENGINE_NAME, "protocol": PROTOCOL_ID, "run_id": run_id,
-                               "version": "0.1.0"}
-    last = run.lines[-1]
-    assert last.startswith(DONE_PREFIX), f"last stdout line is not GCV-DONE: {last!r}"
-    done = json.loads(last[len(DONE_PREFIX):])
-    assert done == {"status": run.telemetry["status"], "telemetry": "telemetry.json"}
-    assert not (run.out_dir / "telemetry.json.tmp").exists()
-
-
-def differing_fields(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
-    return [k for k in sorted(set(expected) | set(actual)) if expected.get(k) != actual.get(k)]
-
-
-def python_state_after(program: dict[str, Any], player: dict[str, Any], seed: int, tick: int) -> dict[str, Any]:
-    """Python's hashed state once tick ``tick`` has been simulated (or the fight ended)."""
-    sim = Simulation(program, player)
-    sim.reset(seed=seed)
-    while True:
-        more = sim.step()
-        if sim.tick - 1 >= tick or not more:
-            break
-    state: dict[str, Any] = {
-        "tick": sim.tick, "px": sim.px, "py": sim.py, "health": sim.health,
-        "invuln_until": sim.invuln_until, "boss_health": sim.boss_health,
-        "phase_index": sim.phase_index, "wave_index": sim.wave_index,
-        "next_wave_tick": sim.next_wave_tick, "rng_state": _signed64(sim.rng.state),
-        "bot_move": sim.bot_move, "bot_next_decision": sim.bot_next_decision,
-        "spawned": sim.spawned, "hits": sim.hits, "grazes": sim.grazes, "bullet_count": int(sim.X.size),
-    }
-    for name in ("X", "Y", "VX", "VY", "DEATH", "PH", "GR"):
-        state[name] = [int(v) for v in getattr(sim, name)]
-    return state
-
-
-def first_state_difference(py_state: dict[str, Any], cpp_state: dict[str, Any]) -> str | None:
-    """Name the first field (in state-hash order) where two state dumps differ."""
-    for name in STATE_FIELDS:
-        a, b = py_state.get(name), cpp_state.get(name)
-        if a == b:
-            continue
-        if isinstance(a, list) and isinstance(b, list):
-            for i, (x, y) in enumerate(zip(a, b)):
-                if x != y:
-                    return f"{name}[{i}]: python {x}, cpp {y}"
-            return f"{name}: python has {len(a)} entries, cpp {len(b)}"
-        return f"{name}: python {a}, cpp {b}"
-    return None
-
-
-def divergence_report(exe: Path, program: dict[str, Any], player: dict[str, Any], seed: int,
-                      work: Path) -> str:
-    """Re-run both sides hashing every tick; name the first diverging tick and state field."""
-    fine = copy.deepcopy(program)
-    fine["state_hash_interval"] = 1  # make_request recomputes the program hash
-    py_hashes = Simulation(fine, player).run(seed=seed).telemetry["state_hashes"]
-    run = run_harness(exe, make_request(fine, seed, player, work / "fine"), work / "fine")
-    if run.code != 0:
-        return f"fine-grained harness run failed (exit {run.code}): {run.proc.stderr.strip()}"
-    cpp_hashes = run.telemetry["state_hashes"]
-    tick = next((i for i, (a, b) in enumerate(zip(py_hashes, cpp_hashes)) if a != b), None)
-    if tick is None:
-        if len(py_hashes) == len(cpp_hashes):
-            return "state hashes agree on every tick (the difference is in the statistics only)"
-        tick = min(len(py_hashes), len(cpp_hashes))
-    dump = run_harness(exe, make_request(fine, seed, player, work / "dump"), work / "dump",
-                       f"-GcvStateAt={tick}")
-    states = dump.tagged("GCV-STATE ")
-    py_state = python_state_after(fine, player, seed, tick)
-    field = first_state_difference(py_state, states[0]) if states else "(no GCV-STATE line)"
-    return f"first diverging tick: {tick}; first differing state field: {field}"
+KIND = HarnessKind("cpp", ENGINE_NAME, cpp_harness_command, lambda tick: [f"-GcvStateAt={tick}"])
+run_harness = KIND.run
+assert_protocol_ok = KIND.assert_protocol_ok
+first_state_difference = KIND.first_state_difference
+divergence_report = KIND.divergence_report
 
 
 # ---------------------------------------------------------------------------- golden vectors

@@ -20,6 +20,7 @@ from gcv.workflow.baselines import active_baseline
 from gcv.workflow.engine import Settings, WorkflowEngine
 from gcv.workflow.guardrails import Budgets
 from gcv.workflow.store import Workspace
+from tests.simutil import Clock
 
 START = ["proposed", "awaiting_authorization", "authorized", "running_baseline", "running_candidate", "reviewing"]
 PASS = START + ["evidence_ready"]
@@ -78,15 +79,6 @@ CASES: list[tuple[str, list[str], str, list[str | None]]] = [
     ("keep everything as is", early("no_change"), "requirement_no_change", []),
     ("保持不变", early("no_change"), "requirement_no_change", []),
 ]
-
-
-class Clock:
-    def __init__(self, step: float = 0.25) -> None:
-        self.t, self.step = 1_800_000_000.0, step
-
-    def __call__(self) -> float:
-        self.t += self.step
-        return self.t
 
 
 def run_workflow(root: Path, request: str, *, settings: Settings | None = None,

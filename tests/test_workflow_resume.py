@@ -22,21 +22,13 @@ from gcv.sim.telemetry import gameplay_view
 from gcv.workflow.engine import Settings, WorkflowEngine
 from gcv.workflow.store import CRASH, Workspace, verify_chain
 from gcv.workflow.baselines import active_baseline
+from tests.simutil import Clock
 
 REQUEST = "make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS at 55 or above"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        self.t += 0.5
-        return self.t
-
-
 def _start(root: Path) -> tuple[WorkflowEngine, str]:
-    engine = WorkflowEngine(Workspace(root), clock=Clock())
+    engine = WorkflowEngine(Workspace(root), clock=Clock(0.5))
     baseline, source = active_baseline(engine.ws, 0.0)
     return engine, engine.create(REQUEST, baseline, Settings(), baseline_source=source)
 
@@ -100,7 +92,7 @@ def test_kill_at_every_durable_write_then_resume(tmp_path: Path, reference: dict
         rows = ws.list_workflows()
         if not rows:
             continue  # died before the workflow was registered: nothing to resume
-        engine = WorkflowEngine(ws, clock=Clock())
+        engine = WorkflowEngine(ws, clock=Clock(0.5))
         try:
             engine.load(rows[0]["id"])
         except Exception:  # noqa: BLE001 - died between registration and the first state write
