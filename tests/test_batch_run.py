@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import _thread
 import json
-import os
 import threading
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ from gcv.batch.job import run_job
 from gcv.batch.matrix import expand_batch
 from gcv.batch.spec import load_batch
 from gcv.cli.commands import batch_cmds
+from tests.procutil import wait_gone
 from tests.batchutil import register_fake, write_configs, write_spec
 
 
@@ -273,22 +273,10 @@ def test_ctrl_c_ends_running_engine_processes(tmp_path: Path, monkeypatch: pytes
     assert len(pid_files) == 2
     for pid_file in pid_files:
         pid = int(pid_file.read_text())
-        deadline = time.monotonic() + 5
-        while _alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(pid), "an engine process of the interrupted batch survived"
+        assert wait_gone(pid), "an engine process of the interrupted batch survived"
     assert outcome.counts["rows"] == 0 and (tmp_path / "out" / "results.parquet").is_file()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:
-        return False
 
 
 def test_two_local_workers_give_the_same_rows(tmp_path: Path) -> None:

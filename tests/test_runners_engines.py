@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -14,6 +13,7 @@ from typer.testing import CliRunner
 from engine_runners.requests import build_request
 from engine_runners.ue5 import UE5Runner
 from engine_runners.unity import UnityRunner
+from tests.procutil import wait_gone
 from tests.simutil import baseline_program
 from tests.toolchains import require_cpp_harness, require_csharp_harness
 
@@ -107,12 +107,6 @@ def test_fake_engine_ok_through_each_runner(tmp_path: Path, monkeypatch: pytest.
     assert result.engine == "fake"  # named by its handshake, not by the runner
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except (ProcessLookupError, OSError):
-        return False
 
 
 @pytest.mark.parametrize("mode,kind", [("hang", "timeout"), ("crash", "crashed"), ("no_telemetry", "no_telemetry"),
@@ -130,10 +124,7 @@ def test_misbehaving_unity_player(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     pid_file = tmp_path / "out" / "child.pid"
     if pid_file.exists():
         pid = int(pid_file.read_text())
-        deadline = time.monotonic() + 5
-        while _alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(pid), "a child of the engine survived"
+        assert wait_gone(pid), "a child of the engine survived"
 
 
 def test_ue5_harness_real_subprocess(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

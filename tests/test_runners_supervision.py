@@ -14,6 +14,7 @@ from engine_runners.base import Capabilities, EnvironmentStatus, SubprocessRunne
 from engine_runners.protocol import RunRequest
 from engine_runners.python_sim import PythonSimRunner, main as python_sim_main
 from engine_runners.requests import build_request
+from tests.procutil import wait_gone
 from tests.simutil import baseline_program
 
 FAKE = Path(__file__).parent / "fakes" / "fake_engine.py"
@@ -46,16 +47,6 @@ def _request(tmp_path: Path, run_id: str = "r1") -> RunRequest:
                          output_dir=tmp_path / "out", run_id=run_id)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # a zombie still answers kill(0); check its state
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-    except OSError:
-        return False
 
 
 def test_fake_ok_runs_end_to_end(tmp_path: Path) -> None:
@@ -85,10 +76,7 @@ def test_hangs_are_killed_with_their_children(tmp_path: Path, mode: str, kind: s
     assert not result.ok and result.error_kind == kind, result.error
     assert "killed" in result.error
     child = int((tmp_path / "out" / "child.pid").read_text())
-    deadline = time.monotonic() + 5
-    while _alive(child) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(child), "the engine's child process survived the kill"
+    assert wait_gone(child), "the engine's child process survived the kill"
 
 
 def test_python_sim_subprocess_timeout_is_reported(tmp_path: Path) -> None:

@@ -394,17 +394,20 @@ class WorkflowEngine:
         self._transition(d, state, "reviewing", data={"round": n, "evaluation_hash": rnd["evaluation_hash"],
                                                       "passed": rnd["passed"]})
 
-    def _on_reviewing(self, d: WorkflowDir, state: dict[str, Any]) -> None:
-        from gcv.agents.review import ReviewAgent, ReviewEvidence, get_review_provider
+    def _round_context(self, d: WorkflowDir, state: dict[str, Any]) -> tuple[Any, ...]:
+        """The current round and what its review or repair works on, read back from artifacts."""
         from gcv.evaluation.models import Evaluation
-        from gcv.repair.policy import allowed_intents, gate
 
         rnd = state["rounds"][-1]
+        return (rnd, self._config(d, state["baseline_hash"]), self._config(d, rnd["candidate_hash"]),
+                self._goal(d, state), Evaluation.model_validate(d.get(rnd["evaluation_hash"])))
+
+    def _on_reviewing(self, d: WorkflowDir, state: dict[str, Any]) -> None:
+        from gcv.agents.review import ReviewAgent, ReviewEvidence, get_review_provider
+        from gcv.repair.policy import allowed_intents, gate
+
+        rnd, baseline, candidate, goal, evaluation = self._round_context(d, state)
         n = rnd["round"]
-        baseline = self._config(d, state["baseline_hash"])
-        candidate = self._config(d, rnd["candidate_hash"])
-        goal = self._goal(d, state)
-        evaluation = Evaluation.model_validate(d.get(rnd["evaluation_hash"]))
         allowed = allowed_intents(evaluation=evaluation, goal=goal, candidate=candidate, baseline=baseline)
         rnd["allowed"] = allowed.model_dump(mode="json")
         evidence = ReviewEvidence.build(
@@ -474,17 +477,12 @@ class WorkflowEngine:
         self._transition(d, state, "repairing", data={"round": n, "intent": intent, "phase_id": gate_result.phase_id})
 
     def _on_repairing(self, d: WorkflowDir, state: dict[str, Any]) -> None:
-        from gcv.evaluation.models import Evaluation
         from gcv.repair.calculators import apply_repair
         from gcv.validation.diff import diff_configs
         from gcv.validation.validate import validate
 
-        rnd = state["rounds"][-1]
+        rnd, baseline, candidate, goal, evaluation = self._round_context(d, state)
         n = rnd["round"]
-        baseline = self._config(d, state["baseline_hash"])
-        candidate = self._config(d, rnd["candidate_hash"])
-        goal = self._goal(d, state)
-        evaluation = Evaluation.model_validate(d.get(rnd["evaluation_hash"]))
         outcome = apply_repair(candidate=candidate, intent=rnd["gate"]["intent"], phase_id=rnd["gate"]["phase_id"],
                                evaluation=evaluation, goal=goal, baseline=baseline)
         rnd["repair"] = {"ok": outcome.ok, "explanation": outcome.explanation, "error": outcome.error,
