@@ -150,3 +150,36 @@ def phase_bars(phases: list[str], base: dict[str, list[int]], cand: dict[str, li
         ax.margins(y=0.15)
     axes[0].legend(loc="upper left")
     return _svg(fig)
+
+
+@_with_rc
+def population_plot(skills: list[str], base: dict[str, dict[str, Any]], cand: dict[str, dict[str, Any]],
+                    cand_label: str) -> str:
+    """Bot populations side by side: survival rate and hits (mean, p90), with 95% intervals."""
+    fig = _figure(10.5, 2.8, left=0.06, right=0.99, wspace=0.18)
+    axes = fig.subplots(1, 3)
+    width = 0.38
+    xs = list(range(len(skills)))
+    panels = (("survival_rate", "survival_interval", "Survival rate", (0, 1.05)),
+              ("hits_mean", "hits_mean_interval", "Hits per run (mean)", None),
+              ("hits_p90", "hits_p90_interval", "Hits per run (p90)", None))
+    for ax, (key, interval, title, ylim) in zip(axes, panels):
+        for offset, data, color, label in ((-width / 2, base, BASE_COLOR, "baseline"),
+                                           (width / 2, cand, CAND_COLOR, cand_label)):
+            values = [float(data[s].get(key) or 0) for s in skills]
+            lows = [v - float(data[s].get(interval, [None, None])[0] if data[s].get(interval, [None])[0] is not None else v)
+                    for v, s in zip(values, skills)]
+            highs = [float(data[s].get(interval, [None, None])[1] if data[s].get(interval, [None, None])[1] is not None else v) - v
+                     for v, s in zip(values, skills)]
+            ax.bar([x + offset for x in xs], values, width, color=color, label=label,
+                   yerr=[[max(0.0, v) for v in lows], [max(0.0, v) for v in highs]], capsize=3,
+                   error_kw={"elinewidth": 0.8, "ecolor": "#334155"})
+        ax.set_xticks(xs, [f"bot:{s}" for s in skills])
+        ax.set_title(title)
+        ax.grid(axis="x", visible=False)
+        if ylim:
+            ax.set_ylim(*ylim)
+        else:
+            ax.margins(y=0.2)
+    axes[0].legend(loc="lower left")
+    return _svg(fig)

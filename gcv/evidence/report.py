@@ -459,8 +459,18 @@ class _Report:
                     row.append(num(f'{esc(fmt(sk.get(key)))} <span class="small muted">[{esc(fmt(lo))}, '
                                    f'{esc(fmt(hi))}]</span>'))
                 rows.append(row)
+        from gcv.evidence import plots
+
+        chart = ""
+        last_n, last_label = columns[-1]
+        if len(columns) > 1 and plots.available():
+            skills = [s["skill"] for s in base["skills"]]
+            by_skill = {n: {s["skill"]: s for s in summaries[n]["skills"]} for n, _ in columns}
+            if all(skill in by_skill[last_n] for skill in skills):
+                chart = ('<div class="chart">' + plots.population_plot(skills, by_skill[columns[0][0]],
+                                                                         by_skill[last_n], last_label) + '</div>')
         return (f'<h3>Bot population ({esc(base["seeds"])} seeds per skill, 95% intervals)</h3>'
-                + table(["figure"] + [label for _, label in columns], rows))
+                + table(["figure"] + [label for _, label in columns], rows) + chart)
 
     def checks_section(self) -> str:
         if not self.final_eval:

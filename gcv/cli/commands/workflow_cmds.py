@@ -120,6 +120,11 @@ def _evidence(engine, state: dict[str, Any], json_mode: bool) -> dict[str, str]:
     except EvidenceError as exc:
         console(stderr=True).print(f"evidence not written: {exc}", markup=False)
         return {}
+    except Exception as exc:  # noqa: BLE001 - the workflow's result stands; say what failed
+        console(stderr=True).print(f"evidence not written (internal error, please report): "
+                                   f"{type(exc).__name__}: {exc}; the workflow itself is recorded in "
+                                   f"{engine.ws.workflow_dir(state['id']).root}", markup=False)
+        return {}
     return {name: str(path) for name, path in paths.items()}
 
 
