@@ -109,22 +109,24 @@ def test_fake_engine_ok_through_each_runner(tmp_path: Path, monkeypatch: pytest.
 
 
 
+@pytest.mark.parametrize("runner_cls,var", [(UnityRunner, "GCV_UNITY_PLAYER"), (UE5Runner, "GCV_UE_GAME")],
+                         ids=["unity", "ue5"])
 @pytest.mark.parametrize("mode,kind", [("hang", "timeout"), ("crash", "crashed"), ("no_telemetry", "no_telemetry"),
                                        ("garbage", "bad_telemetry"), ("wrong_hash", "hash_mismatch"),
-                                       ("no_handshake", "no_handshake")])
-def test_misbehaving_unity_player(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, kind: str) -> None:
-    monkeypatch.setenv("GCV_UNITY_PLAYER", str(FAKE_PLAYER))
+                                       ("schema", "bad_telemetry"), ("no_handshake", "no_handshake")])
+def test_misbehaving_engines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runner_cls, var: str, mode: str,
+                             kind: str) -> None:
+    monkeypatch.setenv(var, str(FAKE_PLAYER))
     monkeypatch.setenv("GCV_FAKE_MODE", mode)
-    runner = UnityRunner()
+    runner = runner_cls()
     runner.startup_timeout = 2.0
     started = time.monotonic()
     result = runner.run(_request(tmp_path), timeout=3.0)
     assert time.monotonic() - started < 20
     assert not result.ok and result.error_kind == kind, result.error
     pid_file = tmp_path / "out" / "child.pid"
-    if pid_file.exists():
-        pid = int(pid_file.read_text())
-        assert wait_gone(pid), "a child of the engine survived"
+    if mode in ("hang", "no_handshake"):
+        assert wait_gone(int(pid_file.read_text())), "a child of the engine survived"
 
 
 def test_ue5_harness_real_subprocess(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
