@@ -56,6 +56,16 @@ def _miss(op: str, expected: float, actual: float | None) -> float:
     return max(0.001, (expected - actual) / scale)
 
 
+def with_population(evaluation: Evaluation, checks: list[dict[str, Any]], goal: Any) -> Evaluation:
+    """Join population checks the one way the loop (and its replay) does: a failing population
+    blames the goal's first target phase (the phase the designer changed), else the phase the
+    scripted player was hurt in."""
+    hits = evaluation.check("player_hits")
+    culprit = (goal.target_phase_ids[0] if goal is not None and goal.target_phase_ids
+               else (hits.phase_id if hits else None))
+    return add_population_checks(evaluation, checks, culprit_phase=culprit)
+
+
 def add_population_checks(evaluation: Evaluation, checks: list[dict[str, Any]], *,
                           culprit_phase: str | None) -> Evaluation:
     """A new evaluation with one hard check per population target appended."""

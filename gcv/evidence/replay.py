@@ -254,13 +254,9 @@ class _Replay:
                               candidate=self.config(n), candidate_telemetry=self.ev.telemetry(n))
         pop = (self.ev.state_round(n) or {}).get("population")
         if self.state["settings"].get("population") and pop:
-            from gcv.evaluation.population import add_population_checks
+            from gcv.evaluation.population import with_population
 
-            hits = evaluation.check("player_hits")
-            goal = self.goal
-            culprit = (goal.target_phase_ids[0] if goal and goal.target_phase_ids
-                       else (hits.phase_id if hits else None))
-            evaluation = add_population_checks(evaluation, pop["checks"], culprit_phase=culprit)
+            evaluation = with_population(evaluation, pop["checks"], self.goal)
         return evaluation
 
     def evaluations(self) -> Outcome:

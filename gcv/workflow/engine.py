@@ -377,15 +377,11 @@ class WorkflowEngine:
                               candidate=self._config(d, rnd["candidate_hash"]),
                               candidate_telemetry=d.get(record["telemetry_hash"]))
         if state["settings"].get("population"):
-            from gcv.evaluation.population import add_population_checks
+            from gcv.evaluation.population import with_population
 
             pop = self._population(d, state, f"population:candidate:{n}", self._config(d, rnd["candidate_hash"]))
             rnd["population"] = pop
-            goal = self._goal(d, state)
-            hits = evaluation.check("player_hits")
-            culprit = (goal.target_phase_ids[0] if goal and goal.target_phase_ids
-                       else (hits.phase_id if hits else None))
-            evaluation = add_population_checks(evaluation, pop["checks"], culprit_phase=culprit)
+            evaluation = with_population(evaluation, pop["checks"], self._goal(d, state))
         ev = evaluation.model_dump(mode="json")
         rnd["evaluation_hash"] = d.put(ev)
         rnd["miss_score"] = float(evaluation.miss_score)
