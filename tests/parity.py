@@ -145,3 +145,19 @@ class HarnessKind:
         py_state = python_state_after(fine, player, seed, tick)
         field = self.first_state_difference(py_state, states[0]) if states else "(no GCV-STATE line)"
         return f"first diverging tick: {tick}; first differing state field: {field}"
+
+
+def _cpp_kind() -> HarnessKind:
+    from engine_runners.harness_cpp import cpp_harness_command
+
+    return HarnessKind("cpp", "ue5-harness", cpp_harness_command, lambda tick: [f"-GcvStateAt={tick}"])
+
+
+def _csharp_kind() -> HarnessKind:
+    from engine_runners.harness_csharp import csharp_harness_command
+
+    return HarnessKind("csharp", "unity-harness", csharp_harness_command, lambda tick: ["-gcvStateAt", str(tick)])
+
+
+CPP = _cpp_kind()
+CSHARP = _csharp_kind()
