@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench vectors schemas clean
+.PHONY: demo test test-fast bench vectors schemas clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/pytest
+
+# day-to-day subset: no slow and no toolchain tests
+test-fast: $(STAMP)
+	$(BIN)/pytest -m "not slow and not toolchain"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sim.py

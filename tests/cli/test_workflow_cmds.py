@@ -1,0 +1,79 @@
+"""The human side of the loop through the CLI: authorization, resume, decisions, baselines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gcv.cli.app import app
+
+REQUEST = "make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS at 55 or above"
+
+
+@pytest.fixture()
+def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    runner = CliRunner()
+
+    def invoke(*args: str) -> tuple[int, dict]:
+        result = runner.invoke(app, [*args, "--json"])
+        return result.exit_code, json.loads(result.stdout)
+
+    return invoke
+
+
+@pytest.mark.slow
+def test_nothing_runs_before_authorization(cli) -> None:
+    code, out = cli("run", REQUEST)  # no --yes and no terminal: stops and says how to go on
+    assert code == 7 and out["status"] == "awaiting_authorization"
+    assert out["runs_used"] == 0 and out["evidence"] == {}
+    wf = out["workflow_id"]
+    code, auth = cli("authorize", wf, "--actor", "ana", "--max-runs", "2")
+    assert code == 0 and auth["authorization"]["actor"] == "ana"
+    assert auth["authorization"]["scope"]["candidate_runs"] == 2
+    code, again = cli("authorize", wf, "--actor", "ana")
+    assert code == 2 and "authorized" in again["error"]
+    code, done = cli("resume", wf)
+    assert code == 0 and done["status"] == "evidence_ready" and done["candidate_runs_used"] == 2
+    assert Path(done["evidence"]["bundle"]).is_file() and Path(done["evidence"]["report"]).is_file()
+
+
+@pytest.mark.slow
+def test_decisions_promote_and_roll_back_baselines(cli) -> None:
+    code, out = cli("run", REQUEST, "--yes")
+    assert code == 0
+    wf = out["workflow_id"]
+    code, err = cli("decide", wf, "revise", "--actor", "ana", "--promote")
+    assert code == 2 and "--promote only goes with accept" in err["error"]
+    code, decided = cli("decide", wf, "accept", "--actor", "ana", "--note", "ship it", "--promote")
+    assert code == 0 and decided["status"] == "accepted"
+    assert decided["human_decision"]["promoted_version"] == 2
+    code, err = cli("decide", wf, "rollback", "--actor", "bob")
+    assert code == 2 and "cannot be overwritten" in err["error"]
+    code, versions = cli("baselines", "list")
+    rows = versions["baselines"]
+    assert [(r["version"], r["active"], r["workflow_id"]) for r in rows] == [(1, 0, None), (2, 1, wf)]
+    assert rows[1]["config_hash"] == out["final_candidate_hash"]
+    code, shown = cli("baselines", "show", "2")
+    assert code == 0 and shown["config"]["phases"][1]["pattern"]["bidirectional"] is True
+    code, rolled = cli("baselines", "rollback")
+    assert code == 0 and (rolled["from_version"], rolled["to_version"]) == (2, 1)
+    code, listed = cli("list")
+    assert [w["status"] for w in listed["workflows"]] == ["accepted"]
+
+
+def test_accept_only_from_evidence_ready(cli) -> None:
+    code, out = cli("run", "make it better")
+    assert code == 3 and out["status"] == "needs_clarification" and out["questions"]
+    code, err = cli("decide", out["workflow_id"], "accept", "--actor", "ana")
+    assert code == 2 and "evidence_ready" in err["error"]
+
+
+def test_unknown_workflow_and_engine(cli) -> None:
+    code, err = cli("status", "wf-nope")
+    assert code == 2 and "no workflow" in err["error"]
+    code, err = cli("run", REQUEST, "--engine", "frostbite")
+    assert code == 2 and "unknown engine" in err["error"]

@@ -1,0 +1,520 @@
+"""Bit-for-bit parity of the C++ port (the UE5 plugin's GcvSimCore) with the Python reference.
+
+The header-only core is built with g++ into the console harness gcv-ue5-harness (the same
+protocol entry the UE5 commandlet calls), once per module at -O2 and once at -O0, and run
+as a real subprocess: every golden vector through both builds, random valid configs x
+seeds x players against Python field by field (naming the first diverging tick and state
+field on a mismatch), -O0 against -O2, protocol errors and exit codes, and, when the C#
+port's toolchain is there, Python / C# / C++ three ways.
+
+Needs g++; skipped with a reason when it is missing, unless GCV_REQUIRE_TOOLCHAINS=1 (then
+the tests fail).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine_runners.base import check_telemetry
+from engine_runners.harness_cpp import (HarnessBuildError, build_cpp_harness, cpp_harness_command,
+                                        toolchain_status)
+from engine_runners.protocol import DONE_PREFIX, RunRequest
+from gcv.contract.models import BulletHellConfig
+from gcv.sim.engine import Simulation
+from gcv.sim.players import player_label
+from gcv.sim.program import compile_program, program_hash
+from gcv.sim.telemetry import gameplay_view
+from gcv.sim.telemetry_model import Telemetry
+from tests.support.parity import (CPP, HarnessRun, differing_fields, make_request,
+                          python_state_after)
+from tests.support.simutil import BASELINE_PATH, VECTORS, load_vector
+from tests.support.strategies import decimals, valid_configs
+
+pytestmark = pytest.mark.toolchain  # builds and runs an engine core harness
+
+ENGINE_NAME = "ue5-harness"
+RUN_TIMEOUT = 120
+REQUIRE_TOOLCHAINS = os.environ.get("GCV_REQUIRE_TOOLCHAINS") == "1"
+# Modeled frame figures: not gameplay, but the harness must reproduce Python's model exactly.
+MODEL_FIELDS = ("fps_source", "average_fps", "low_fps", "worst_frame_ms", "frame_model")
+
+
+def _build(factory: pytest.TempPathFactory, opt: str) -> Path:
+    ok, reason = toolchain_status()
+    if not ok:
+        if REQUIRE_TOOLCHAINS:
+            pytest.fail(f"GCV_REQUIRE_TOOLCHAINS=1 but the C++ toolchain is missing: {reason}")
+        pytest.skip(f"C++ harness toolchain missing: {reason}")
+    return build_cpp_harness(factory.mktemp(f"cpp-harness{opt}"), opt)
+
+
+@pytest.fixture(scope="module")
+def harness(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The -O2 build (what the runner and the benchmark use)."""
+    return _build(tmp_path_factory, "-O2")
+
+
+@pytest.fixture(scope="module")
+def harness_o0(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An unoptimised build: the same answers prove nothing depends on optimisation."""
+    return _build(tmp_path_factory, "-O0")
+
+
+# ---------------------------------------------------------------------------- helpers
+KIND = CPP
+run_harness = KIND.run
+assert_protocol_ok = KIND.assert_protocol_ok
+first_state_difference = KIND.first_state_difference
+divergence_report = KIND.divergence_report
+
+
+# ---------------------------------------------------------------------------- golden vectors
+@pytest.mark.parametrize("opt", ["-O2", "-O0"])
+@pytest.mark.parametrize("path", VECTORS, ids=[p.stem for p in VECTORS])
+def test_golden_vector_through_harness(request: pytest.FixtureRequest, tmp_path: Path, path: Path,
+                                       opt: str) -> None:
+    exe = request.getfixturevalue("harness" if opt == "-O2" else "harness_o0")
+    vector = load_vector(path)
+    req = dict(vector["request"], output_dir=str(tmp_path))
+    run = run_harness(exe, req, tmp_path)
+    assert_protocol_ok(run, req["run_id"])
+    telemetry = run.telemetry
+    Telemetry.model_validate(telemetry)  # schema-valid, as a runner checks it
+    assert telemetry["engine"] == {"name": ENGINE_NAME, "implementation": "cpp", "version": "0.1.0"}
+    assert telemetry["run_id"] == req["run_id"]
+    got = gameplay_view(telemetry)
+    expected = vector["expected"]
+    assert differing_fields(expected, got) == []
+    assert got == expected
+
+
+def test_golden_vector_count() -> None:
+    assert len(VECTORS) == 20
+
+
+def test_modeled_frame_figures_match_python(harness: Path, tmp_path: Path) -> None:
+    vector = load_vector(VECTORS[14])  # maximum_bullets: the heaviest frames
+    req = dict(vector["request"], output_dir=str(tmp_path))
+    run = run_harness(harness, req, tmp_path)
+    assert_protocol_ok(run, req["run_id"])
+    python = Simulation(req["program"], req["player"]).run(seed=req["seed"]).telemetry
+    assert {k: run.telemetry[k] for k in MODEL_FIELDS} == {k: python[k] for k in MODEL_FIELDS}
+
+
+def test_runner_accepts_the_telemetry(harness: Path, tmp_path: Path) -> None:
+    """The shared runner check (schema, hashes, seed, player, run_id) passes."""
+    vector = load_vector(VECTORS[15])  # inputs trace: the label is a content hash
+    req = dict(vector["request"], output_dir=str(tmp_path))
+    run = run_harness(harness, req, tmp_path)
+    assert_protocol_ok(run, req["run_id"])
+    telemetry, kind, message = check_telemetry(RunRequest.model_validate(req), tmp_path / "telemetry.json")
+    assert telemetry is not None, f"{kind}: {message}"
+
+
+# ---------------------------------------------------------------------------- randomized parity
+PLAYERS = [{"kind": "scripted"}] + [{"kind": "bot", "skill": s} for s in ("novice", "average", "expert")]
+MAX_SEED = (1 << 63) - 1
+
+
+@st.composite
+def _valid_config_program(draw: Any) -> dict[str, Any]:
+    """A random valid config (tests/support/strategies.py). Half the time the boss's health is raised
+    (inside the contract's range) so that the fight lasts dozens of auto-fire shots at least:
+    minimal random configs often end on the first tick, which exercises little."""
+    config = draw(valid_configs())
+    if draw(st.booleans()):
+        damage = config.player.auto_fire_damage
+        health = min(100_000_000, damage * draw(st.integers(30, 3000)))
+        config = config.model_copy(update={"boss": config.boss.model_copy(update={"max_health": health})})
+    return compile_program(config)
+
+
+@st.composite
+def _pattern_fields(draw: Any) -> dict[str, Any]:
+    """Any pattern inside the contract's field ranges (cross-field rules not enforced: the
+    simulator must be exact for any program, as the golden vectors that break them show)."""
+    return {
+        "type": draw(st.sampled_from(["ring", "spiral", "aimed_fan", "petal", "scatter"])),
+        "bullets_per_wave": draw(st.integers(1, 64)),
+        "wave_interval_ms": draw(st.integers(100, 5000)),
+        "bullet_speed": draw(decimals(0.5, 12)),
+        "bullet_lifetime_seconds": draw(decimals(0.5, 12)),
+        "rotation_per_wave_deg": draw(decimals(-180, 180)),
+        "spread_angle_deg": draw(decimals(1, 360)),
+        "layer_count": draw(st.integers(1, 4)),
+        "bidirectional": draw(st.booleans()),
+    }
+
+
+@st.composite
+def _baseline_variant_program(draw: Any) -> dict[str, Any]:
+    """The committed baseline (a real 36 s fight) with random patterns in some phases."""
+    data = json.loads(BASELINE_PATH.read_text(encoding="utf-8"))
+    for phase in data["phases"]:
+        if draw(st.booleans()):
+            phase["pattern"] = draw(_pattern_fields())
+    return compile_program(BulletHellConfig.model_validate(data))
+
+
+@st.composite
+def parity_cases(draw: Any) -> tuple[dict[str, Any], int, dict[str, Any]]:
+    """(program, seed, player): random valid configs, or baseline variants."""
+    program = draw(st.one_of(_valid_config_program(), _baseline_variant_program()))
+    seed = draw(st.one_of(st.sampled_from([0, 1, MAX_SEED]), st.integers(0, MAX_SEED)))
+    player = draw(st.sampled_from(PLAYERS))
+    return program, seed, player
+
+
+RANDOM_SETTINGS = settings(max_examples=20, deadline=None,
+                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                                  HealthCheck.function_scoped_fixture])
+
+
+@RANDOM_SETTINGS
+@given(case=parity_cases())
+def test_random_configs_match_python(harness: Path, harness_o0: Path, case: Any) -> None:
+    program, seed, player = case
+    python = Simulation(program, player).run(seed=seed).telemetry
+    expected = gameplay_view(python)
+    with tempfile.TemporaryDirectory(prefix="gcv-parity-cpp-") as tmp:
+        work = Path(tmp)
+        request = make_request(program, seed, player, work / "o2")
+        run = run_harness(harness, request, work / "o2")
+        assert_protocol_ok(run, "parity")
+        telemetry = run.telemetry
+        diff = differing_fields(expected, gameplay_view(telemetry))
+        if diff:
+            report = divergence_report(harness, program, player, seed, work)
+            pytest.fail(f"C++ and Python disagree on {diff} ({player_label(player)}, seed {seed}); {report}")
+        assert {k: telemetry[k] for k in MODEL_FIELDS} == {k: python[k] for k in MODEL_FIELDS}
+        # The unoptimised build must write the very same telemetry (wall time aside).
+        run0 = run_harness(harness_o0, dict(request, output_dir=str(work / "o0")), work / "o0")
+        assert_protocol_ok(run0, "parity")
+        t0 = run0.telemetry
+        t0.pop("wall_time_ms")
+        telemetry.pop("wall_time_ms")
+        assert differing_fields(telemetry, t0) == [], "-O0 and -O2 builds disagree"
+
+
+def _exotic(change: Any) -> Any:
+    def apply(program: dict[str, Any]) -> dict[str, Any]:
+        program = copy.deepcopy(program)
+        change(program)
+        return program
+    return apply
+
+
+def _set_all_slots(program: dict[str, Any], index: int, fn: Any) -> None:
+    for phase in program["phases"]:
+        for slot in phase["slots"]:
+            slot[index] = fn(slot[index])
+
+
+# Programs no valid config compiles to, each aimed at a place where C++ and Python integer
+# semantics differ (negative shifts and divisions, masks, argmax ties, odd gates).
+EXOTIC = {
+    "hit_radius_above_graze_radius": _exotic(lambda p: p["player"].update(hit_radius=3 * 65536, graze_radius=65536)),
+    "boss_outside_despawn_margin": _exotic(lambda p: p["boss"].update(x=-800_000, y=1_000_000)),
+    "negative_slot_speeds": _exotic(lambda p: _set_all_slots(p, 1, lambda v: -v)),
+    "huge_angle_offsets": _exotic(lambda p: _set_all_slots(p, 0, lambda v: v * 977 - (1 << 38))),
+    "negative_scripted_rates": _exotic(lambda p: p["scripted"].update(rate_x=-p["scripted"]["rate_x"],
+                                                                     rate_y=-3 * p["scripted"]["rate_y"])),
+    "unsorted_triggers_reenter_phases": _exotic(lambda p: [ph.update(trigger_micro=t) for ph, t in
+                                                          zip(p["phases"], (400_000, 900_000, 100_000))]),
+    "odd_state_hash_interval": _exotic(lambda p: p.update(state_hash_interval=7)),
+    "bot_without_lookahead_or_home": _exotic(lambda p: [p["bot"].update(home_shift=0)] +
+                                             [s.update(lookahead_ticks=0, reaction_ticks=0)
+                                              for s in p["bot"]["skills"].values()]),
+    "negative_start_and_zero_invulnerability": _exotic(lambda p: p["player"].update(
+        start_x=-400_000, start_y=-650_000, invulnerability_ticks=0, max_health=40)),
+}
+
+
+@pytest.mark.parametrize("player", PLAYERS, ids=lambda p: p.get("skill", p["kind"]))
+@pytest.mark.parametrize("name", sorted(EXOTIC))
+def test_exotic_programs_match_python(harness: Path, tmp_path: Path, name: str, player: dict[str, Any]) -> None:
+    program = EXOTIC[name](load_vector(VECTORS[0])["request"]["program"])
+    expected = gameplay_view(Simulation(program, player).run(seed=4242).telemetry)
+    run = run_harness(harness, make_request(program, 4242, player, tmp_path), tmp_path)
+    assert_protocol_ok(run, "parity")
+    diff = differing_fields(expected, gameplay_view(run.telemetry))
+    if diff:
+        report = divergence_report(harness, program, player, 4242, tmp_path / "report")
+        pytest.fail(f"{name}: C++ and Python disagree on {diff}; {report}")
+
+
+def test_divergence_report_names_tick_and_field(harness: Path, tmp_path: Path) -> None:
+    """The mismatch report works: a deliberately different program diverges where expected."""
+    vector = load_vector(VECTORS[1])  # bot novice
+    req = vector["request"]
+    report = divergence_report(harness, req["program"], req["player"], req["seed"], tmp_path)
+    assert report == "state hashes agree on every tick (the difference is in the statistics only)"
+    altered = copy.deepcopy(req["program"])
+    altered["phases"][0]["slots"][3][1] += 1000  # one bullet of every phase-1 wave faster
+
+    # Compare Python on the original program against the harness on the altered one.
+    fine = copy.deepcopy(req["program"])
+    fine["state_hash_interval"] = 1
+    py_hashes = Simulation(fine, req["player"]).run(seed=req["seed"]).telemetry["state_hashes"]
+    fine_alt = copy.deepcopy(altered)
+    fine_alt["state_hash_interval"] = 1
+    run = run_harness(harness, make_request(fine_alt, req["seed"], req["player"], tmp_path / "alt"), tmp_path / "alt")
+    cpp_hashes = run.telemetry["state_hashes"]
+    tick = next(i for i, (a, b) in enumerate(zip(py_hashes, cpp_hashes)) if a != b)
+    assert tick == 0  # the first wave is emitted on tick 0
+    dump = run_harness(harness, make_request(fine_alt, req["seed"], req["player"], tmp_path / "d"),
+                       tmp_path / "d", f"-GcvStateAt={tick}")
+    (state,) = dump.tagged("GCV-STATE ")
+    field = first_state_difference(python_state_after(fine, req["player"], req["seed"], tick), state)
+    assert field is not None and field.startswith("VX[3]: python ")
+
+
+def test_state_dump_matches_python(harness: Path, tmp_path: Path) -> None:
+    vector = load_vector(VECTORS[3])  # a bot run: the RNG and the bot state are in play
+    req = vector["request"]
+    run = run_harness(harness, dict(req, output_dir=str(tmp_path)), tmp_path, "-GcvStateAt=500")
+    assert run.code == 0, run.proc.stderr
+    (state,) = run.tagged("GCV-STATE ")
+    assert first_state_difference(python_state_after(req["program"], req["player"], req["seed"], 500), state) is None
+
+
+# ---------------------------------------------------------------------------- three ways
+def _csharp_module() -> Any | None:
+    if importlib.util.find_spec("engine_runners.harness_csharp") is None:
+        return None
+    import engine_runners.harness_csharp as module
+
+    return module
+
+
+@pytest.fixture(scope="module")
+def csharp_harness(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    module = _csharp_module()
+    if module is None:
+        pytest.skip("engine_runners/harness_csharp.py does not exist (yet): the C# port is not in this tree")
+    ok, reason = module.toolchain_status()
+    if not ok:
+        if REQUIRE_TOOLCHAINS:
+            pytest.fail(f"GCV_REQUIRE_TOOLCHAINS=1 but the C# toolchain is missing: {reason}")
+        pytest.skip(f"C# harness toolchain missing: {reason}")
+    try:
+        exe = module.build_csharp_harness(tmp_path_factory.mktemp("csharp-harness"))
+    except Exception as exc:  # noqa: BLE001 - the C# side may be mid-development
+        if REQUIRE_TOOLCHAINS:
+            raise
+        pytest.skip(f"the C# harness does not build in this tree: {exc}")
+    return module, exe
+
+
+@RANDOM_SETTINGS
+@given(case=parity_cases())
+def test_python_csharp_cpp_agree(harness: Path, csharp_harness: tuple[Any, Path], case: Any) -> None:
+    module, cs_exe = csharp_harness
+    program, seed, player = case
+    expected = gameplay_view(Simulation(program, player).run(seed=seed).telemetry)
+    with tempfile.TemporaryDirectory(prefix="gcv-parity-3way-") as tmp:
+        work = Path(tmp)
+        request = make_request(program, seed, player, work / "cpp")
+        cpp = run_harness(harness, request, work / "cpp")
+        assert cpp.code == 0, cpp.proc.stderr
+        cs_dir = work / "cs"
+        cs_dir.mkdir()
+        req_path = cs_dir / "request.json"
+        req_path.write_text(json.dumps(dict(request, output_dir=str(cs_dir))), encoding="utf-8")
+        cs = subprocess.run(module.csharp_harness_command(cs_exe, req_path), capture_output=True, text=True,
+                            timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+        assert cs.returncode == 0, cs.stderr
+        got_cpp = gameplay_view(cpp.telemetry)
+        got_cs = gameplay_view(json.loads((cs_dir / "telemetry.json").read_text(encoding="utf-8")))
+        where = f"({player_label(player)}, seed {seed})"
+        assert differing_fields(expected, got_cpp) == [], f"C++ differs from Python {where}"
+        assert differing_fields(expected, got_cs) == [], f"C# differs from Python {where}"
+        assert differing_fields(got_cs, got_cpp) == []
+
+
+# ---------------------------------------------------------------------------- protocol errors
+def _baseline_request(tmp_path: Path) -> dict[str, Any]:
+    return dict(load_vector(VECTORS[0])["request"], output_dir=str(tmp_path))
+
+
+def _run_raw(exe: Path, req_path: Path, *extra: str) -> HarnessRun:
+    proc = subprocess.run(cpp_harness_command(exe, req_path) + list(extra), capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
+    return HarnessRun(proc, req_path.parent)
+
+
+def test_not_json_is_bad_request(harness: Path, tmp_path: Path) -> None:
+    req_path = tmp_path / "request.json"
+    req_path.write_text('{"run_id": "x",\n  "seed": 1,, }', encoding="utf-8")
+    run = _run_raw(harness, req_path)
+    assert run.code == 2
+    assert run.handshake()["run_id"] == "unknown"  # as python-sim: the handshake comes first
+    assert "is not JSON" in run.proc.stderr and "line 2 column 13" in run.proc.stderr
+    assert not any(line.startswith(DONE_PREFIX) for line in run.lines)
+    assert not (tmp_path / "telemetry.json").exists()
+
+
+def test_missing_argument_is_bad_request(harness: Path) -> None:
+    proc = subprocess.run([str(harness)], capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert proc.returncode == 2 and "-GcvRequest" in proc.stderr
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda r: r.pop("seed"), "seed"),
+    (lambda r: r.update(seed=True), "seed"),
+    (lambda r: r.update(seed=-1), "seed"),
+    (lambda r: r.update(seed=1.5), "seed"),
+    (lambda r: r.update(player={"kind": "bot", "skill": "godlike"}), "player.skill"),
+    (lambda r: r.update(player={"kind": "bot"}), "player.skill"),
+    (lambda r: r.update(player={"kind": "human"}), "player.kind"),
+    (lambda r: r.update(surprise=1), "surprise"),
+    (lambda r: r.update(run_id="no spaces allowed"), "run_id"),
+    (lambda r: r.update(program_hash="ABC"), "program_hash"),
+    (lambda r: r.update(capture_ticks=list(range(65))), "capture_ticks"),
+    (lambda r: r.update(player_label=""), "player_label"),
+    (lambda r: r.update(output_dir=""), "output_dir"),
+    (lambda r: r.update(player={"kind": "inputs", "trace": {"format": "gcv.inputs/1", "tick_hz": 60,
+                                                           "runs": [[10, 2, 0, 0]]}}), "player.trace.runs.0.1"),
+])
+def test_invalid_field_is_bad_request(harness: Path, tmp_path: Path, mutate: Any, field: str) -> None:
+    request = _baseline_request(tmp_path)
+    mutate(request)
+    run = run_harness(harness, request, tmp_path)
+    assert run.code == 2, run.proc.stderr
+    assert f"field {field}:" in run.proc.stderr
+    assert not (tmp_path / "telemetry.json").exists()
+
+
+def test_invalid_program_field_is_bad_request(harness: Path, tmp_path: Path) -> None:
+    request = _baseline_request(tmp_path)
+    program = copy.deepcopy(request["program"])
+    program["phases"][1]["slots"][4][1] = "fast"
+    request.update(program=program, program_hash=program_hash(program))
+    run = run_harness(harness, request, tmp_path)
+    assert run.code == 2
+    assert "program is malformed: field program.phases.1.slots.4.1: Input should be a valid integer" \
+        in run.proc.stderr
+
+
+def test_missing_program_field_is_bad_request(harness: Path, tmp_path: Path) -> None:
+    request = _baseline_request(tmp_path)
+    program = copy.deepcopy(request["program"])
+    del program["arena"]["despawn_y"]
+    request.update(program=program, program_hash=program_hash(program))
+    run = run_harness(harness, request, tmp_path)
+    assert run.code == 2 and "field program.arena.despawn_y: Field required" in run.proc.stderr
+
+
+def test_unwritable_output_exits_4(harness: Path, tmp_path: Path) -> None:
+    """A temp file that cannot be created (here: a directory is in its way; works as root too)."""
+    out = tmp_path / "out"
+    (out / "telemetry.json.tmp").mkdir(parents=True)
+    request = dict(_baseline_request(tmp_path), output_dir=str(out))
+    run = run_harness(harness, request, tmp_path / "req")
+    assert run.code == 4 and "cannot write outputs" in run.proc.stderr
+    assert not (out / "telemetry.json").exists()
+
+
+def test_program_hash_is_canonical_not_textual(harness: Path, tmp_path: Path) -> None:
+    """Key order, whitespace and escapes in the file do not change the program hash."""
+    request = _baseline_request(tmp_path)
+    program = request["program"]
+    shuffled = dict(reversed(list(program.items())))
+    text = json.dumps(dict(request, program=shuffled), indent=3, ensure_ascii=True)
+    req_path = tmp_path / "request.json"
+    req_path.write_text(text, encoding="utf-8")
+    run = _run_raw(harness, req_path)
+    assert_protocol_ok(run, request["run_id"])
+
+
+JSON_LEAVES = st.one_of(
+    st.none(), st.booleans(),
+    st.integers(), st.integers(min_value=-(10 ** 30), max_value=10 ** 30),  # beyond int64 too
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=12),  # any Unicode (no lone surrogates): escapes, non-BMP, controls
+)
+JSON_VALUES = st.recursive(JSON_LEAVES, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=6), inner, max_size=4)), max_leaves=12)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(extra=JSON_VALUES, ensure_ascii=st.booleans())
+def test_program_hash_agrees_with_python_canonical_json(harness: Path, extra: Any, ensure_ascii: bool) -> None:
+    """The C++ canonical JSON equals gcv.contract.canonical's for arbitrary JSON: an unknown
+    program member (ignored by the simulation, covered by the hash) must not change the
+    verdict, however the request file writes it."""
+    with tempfile.TemporaryDirectory(prefix="gcv-canonical-") as tmp:
+        out = Path(tmp)
+        request = _baseline_request(out)
+        program = dict(request["program"], zz_extra=extra)
+        request.update(program=program, program_hash=program_hash(program))
+        req_path = out / "request.json"
+        req_path.write_text(json.dumps(request, ensure_ascii=ensure_ascii), encoding="utf-8")
+        run = _run_raw(harness, req_path)
+        assert run.code == 0, run.proc.stderr
+
+
+def test_capture_ticks_are_ignored_and_said_so(harness: Path, tmp_path: Path) -> None:
+    request = _baseline_request(tmp_path)
+    request["capture_ticks"] = [0, 600]
+    run = run_harness(harness, request, tmp_path)
+    assert_protocol_ok(run, request["run_id"])
+    assert any("capture_ticks ignored" in line for line in run.lines)
+    assert not (tmp_path / "frames").exists()
+
+
+def test_bench_flag_times_in_process_runs(harness: Path, tmp_path: Path) -> None:
+    request = _baseline_request(tmp_path)
+    run = run_harness(harness, request, tmp_path, "-GcvBench=3")
+    assert_protocol_ok(run, request["run_id"])
+    bench = run.tagged("GCV-BENCH ")
+    assert [b["run"] for b in bench[:3]] == [1, 2, 3]
+    assert all(b["ms"] >= 0 and b["ticks"] == run.telemetry["ticks"] for b in bench[:3])
+    assert bench[3]["runs"] == 3 and bench[3]["state_hash"] == run.telemetry["state_hash"]
+
+
+def test_overwrites_existing_telemetry(harness: Path, tmp_path: Path) -> None:
+    request = _baseline_request(tmp_path)
+    (tmp_path / "telemetry.json").write_text("stale", encoding="utf-8")
+    run = run_harness(harness, request, tmp_path)
+    assert_protocol_ok(run, request["run_id"])
+    assert run.telemetry["run_id"] == request["run_id"]
+
+
+def test_self_test_flag(harness: Path) -> None:
+    proc = subprocess.run([str(harness), "-GcvSelfTest"], capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert proc.returncode == 0, proc.stderr
+    assert "all checks passed" in proc.stdout
+
+
+# ---------------------------------------------------------------------------- build helper
+def test_build_is_cached_until_a_source_changes(harness: Path) -> None:
+    before = harness.stat().st_mtime_ns
+    assert build_cpp_harness(harness.parent, "-O2") == harness
+    assert harness.stat().st_mtime_ns == before
+
+
+def test_missing_compiler_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CXX", "g++-that-does-not-exist")
+    ok, reason = toolchain_status()
+    assert not ok and "g++" in reason
+    with pytest.raises(HarnessBuildError, match="g\\+\\+"):
+        build_cpp_harness(tmp_path, "-O2")
+
+
+def test_command_line_shape() -> None:
+    assert cpp_harness_command(Path("/x/gcv-ue5-harness"), Path("/r/request.json")) == [
+        "/x/gcv-ue5-harness", "-GcvRequest=/r/request.json"]
+    with pytest.raises(ValueError):
+        build_cpp_harness(None, "-Ofast")

@@ -1,0 +1,169 @@
+"""The HTML report: self-contained, deterministic, complete, and it renders in a real browser.
+
+The browser test drives Debian's ``chromium`` headless twice on the report loaded from a
+file:// URL: ``--dump-dom`` (the DOM after parsing must contain the verdict and every
+section, and all images must be data: URIs) and ``--screenshot`` with console logging on
+(``--enable-logging=stderr --v=0``: any ``CONSOLE`` line is a page error, for example a
+resource blocked by the report's Content-Security-Policy; the screenshot must show many
+distinct colours, the green verdict banner and little empty background). It is skipped
+when chromium is missing, unless GCV_REQUIRE_TOOLCHAINS=1 (then it fails).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gcv.evidence.collect import collect
+from gcv.evidence.report import render_report, write_report
+from tests.support.evidenceutil import REQUEST, run_workflow
+
+SECTIONS = ["verdict", "request", "changes", "validation", "metrics", "checks", "charts", "frames", "review",
+            "agents", "timeline", "budgets", "verify"]
+REQUIRE_TOOLCHAINS = os.environ.get("GCV_REQUIRE_TOOLCHAINS") == "1"
+
+
+@pytest.fixture(scope="module")
+def workflow(tmp_path_factory: pytest.TempPathFactory):
+    return run_workflow(tmp_path_factory.mktemp("ws"))
+
+
+@pytest.fixture(scope="module")
+def report_path(workflow, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    ws, wf_id = workflow
+    return write_report(ws, wf_id, tmp_path_factory.mktemp("report") / "report.html")
+
+
+@pytest.fixture(scope="module")
+def page(report_path: Path) -> str:
+    return report_path.read_text(encoding="utf-8")
+
+
+def test_report_is_one_self_contained_file(page: str) -> None:
+    assert page.startswith("<!DOCTYPE html>")
+    refs = re.findall(r'(?:src|href)="([^"]*)"', page)
+    outside = [r for r in refs if not r.startswith(("data:", "#"))]
+    assert refs and outside == []
+    assert "<script" not in page and "<link" not in page and "@import" not in page and "url(" not in page
+    assert "default-src 'none'" in page  # the page itself forbids any network access
+
+
+def test_report_has_the_verdict_first_and_every_section(page: str, workflow) -> None:
+    _, wf_id = workflow
+    for sid in SECTIONS:
+        assert f'id="{sid}"' in page, sid
+    verdict = page[page.index('id="verdict"'):page.index('id="request"')]
+    for text in ("Evidence ready for review", "accepted_by_review", REQUEST, "What changed", "Targets hold?",
+                 "Intent holds?", "6 of 6 hard checks pass on candidate 2", "4 of 4 intent checks pass"):
+        assert text in verdict, text
+    assert page.index('id="verdict"') < page.index('id="request"') < page.index('id="verify"')
+    assert f"gcv verify {wf_id}.evidence.zip --replay" in page
+
+
+def test_report_shows_goal_diff_layers_metrics_history_and_agents(page: str) -> None:
+    for text in ("Structured goal", "spiral", "$.phases[1].pattern.bullet_speed", "candidate 2 (final)",
+                 "schema", "reference", "rules", "safety", "peak alive bullets", "1% low FPS", "&lt;= 350",
+                 "REDUCE_BULLET_SPEED", "policy gate", "Repair", "rules-v1", "review/offline-v1",
+                 "Raw model output", "<details>", "Event log", "awaiting_authorization", "Trace"):
+        assert text in page, text
+
+
+def test_report_inlines_frames_and_charts(page: str) -> None:
+    pngs = re.findall(r'src="data:image/png;base64,', page)
+    svgs = re.findall(r'src="data:image/svg\+xml;base64,', page)
+    assert len(pngs) == 6  # ticks 600/1200/1800, baseline and final candidate
+    assert len(svgs) == 3  # alive bullets, hits, per-phase bars
+    for tick in (600, 1200, 1800):
+        assert f"tick {tick}" in page
+
+
+def test_report_is_deterministic(workflow) -> None:
+    ws, wf_id = workflow
+    ev = collect(ws, wf_id)
+    assert render_report(ev) == render_report(collect(ws, wf_id))
+
+
+def test_charts_are_deterministic_svg() -> None:
+    from gcv.evidence import plots
+
+    series = [("baseline", [30, 90], 200, "baseline"), ("candidate 1", [50], 180, "final")]
+    one = plots.hits_plot.render(series, 3)
+    two = plots.hits_plot.render(series, 3)  # a fresh drawing, not the cache
+    assert one.startswith("<?xml") and "<svg" in one and "<dc:date>" not in one
+    assert one == two
+    bars = [plots.phase_bars.render(["p1", "p2"], {"spawned": [1, 2], "peak": [3, 4]},
+                                    {"spawned": [5, 6], "peak": [7, 8]}, "candidate 1") for _ in range(2)]
+    assert bars[0] == bars[1]
+
+
+def test_report_of_a_request_that_needs_clarification(tmp_path: Path) -> None:
+    ws, wf_id = run_workflow(tmp_path / "ws", "make it more fun")
+    page = write_report(ws, wf_id, tmp_path / "r.html").read_text()
+    assert "Needs clarification" in page and "Questions" in page
+    assert "No engine run took place" in page
+
+
+@pytest.mark.slow
+def test_report_of_a_budget_exhausted_workflow(tmp_path: Path) -> None:
+    ws, wf_id = run_workflow(tmp_path / "ws", "make phase 2 harder")
+    page = write_report(ws, wf_id, tmp_path / "r.html").read_text()
+    assert "Budget exhausted" in page and "engine_run_budget" in page and "candidate 3" in page
+
+
+# ---------------------------------------------------------------------- a real browser
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    reason = "chromium is not installed (apt-get install -y chromium)"
+    if REQUIRE_TOOLCHAINS:
+        pytest.fail(f"GCV_REQUIRE_TOOLCHAINS=1 but {reason}")
+    pytest.skip(reason)
+
+
+def _browser(report: Path, profile: Path, *extra: str) -> subprocess.CompletedProcess:
+    cmd = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+           "--hide-scrollbars", f"--user-data-dir={profile}", *extra, report.resolve().as_uri()]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.toolchain
+def test_report_renders_in_headless_chromium(report_path: Path, tmp_path: Path) -> None:
+    import numpy as np
+    from PIL import Image
+
+    chromium = _chromium()
+    assert chromium
+    dom = _browser(report_path, tmp_path / "profile-dom", "--dump-dom")
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    for sid in SECTIONS:
+        assert f'id="{sid}"' in dom.stdout, sid
+    assert "Evidence ready for review" in dom.stdout
+    assert not re.findall(r'<img[^>]+src="(?!data:)', dom.stdout)
+
+    shot = tmp_path / "report.png"
+    run = _browser(report_path, tmp_path / "profile-shot", "--enable-logging=stderr", "--v=0",
+                   f"--screenshot={shot}", "--window-size=1280,2400")
+    assert run.returncode == 0 and shot.is_file(), run.stderr[-2000:]
+    console = [line for line in run.stderr.splitlines() if ":CONSOLE" in line or "Refused to" in line]
+    assert console == [], console
+
+    image = Image.open(shot).convert("RGB")
+    assert image.size == (1280, 2400)
+    small = image.resize((320, 600))
+    colours = small.getcolors(maxcolors=1 << 16) or []
+    assert len(colours) > 200  # text, tables, badges, frames: not a blank page
+    background = {(248, 250, 252), (255, 255, 255)}
+    busy = sum(n for n, c in colours if c not in background) / (320 * 600)
+    assert busy > 0.15, busy
+    top = np.asarray(image.crop((0, 0, 1280, 500)), dtype=np.int32)
+    r, g, b = top[..., 0], top[..., 1], top[..., 2]
+    green = int(((g > 200) & (g - r > 15) & (g - b > 5)).sum())
+    assert green > 5000, green  # the green verdict banner is at the top

@@ -1,0 +1,85 @@
+"""Helpers for the evidence tests: a real workflow, and bundle surgery for mutation tests."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from gcv.evidence.manifest import subject_pairs, subjects
+from gcv.evidence.merkle import merkle_root
+from gcv.workflow.baselines import active_baseline
+from gcv.workflow.engine import Settings, WorkflowEngine
+from gcv.workflow.store import Workspace
+
+REQUEST = ("make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive "
+           "and keep the low FPS at 55 or above")
+
+
+from tests.support.simutil import Clock  # noqa: F401 - re-exported for the evidence tests
+
+
+def run_workflow(root: Path, request: str = REQUEST, *, authorize: bool = True,
+                 settings: Settings | None = None) -> tuple[Workspace, str]:
+    """A real workflow (offline agents, python-sim by default) in a workspace at ``root``."""
+    engine = WorkflowEngine(Workspace(root), clock=Clock())
+    baseline, source = active_baseline(engine.ws, 0.0)
+    wf_id = engine.create(request, baseline, settings or Settings(), baseline_source=source)
+    state = engine.advance(wf_id)
+    if authorize and state["status"] == "awaiting_authorization":
+        engine.authorize(wf_id, actor="tester")
+        engine.advance(wf_id)
+    return engine.ws, wf_id
+
+
+def read_zip(path: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(path) as zf:
+        return {name: zf.read(name) for name in zf.namelist()}
+
+
+def write_plain_zip(files: dict[str, bytes], path: Path) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name in sorted(files):
+            zf.writestr(name, files[name])
+    return path
+
+
+def load(files: dict[str, bytes], name: str) -> Any:
+    return json.loads(files[name])
+
+
+def dump(value: Any) -> bytes:
+    return (json.dumps(value, indent=2, sort_keys=True) + "\n").encode()
+
+
+def rerender_report(files: dict[str, bytes]) -> dict[str, bytes]:
+    """A careful forger also redraws report.html from the edited evidence."""
+    from gcv.evidence.collect import Evidence
+    from gcv.evidence.report import render_report
+
+    name = json.loads(files["manifest.json"])["predicate"]["report"]["bundle_name"]
+    files["report.html"] = render_report(Evidence(files), bundle_name=name).encode("utf-8")
+    return files
+
+
+def rehash_manifest(files: dict[str, bytes]) -> dict[str, bytes]:
+    """What a forger does after editing files: recompute every digest and the Merkle root."""
+    manifest = json.loads(files["manifest.json"])
+    manifest["subject"] = subjects(files)
+    root = merkle_root(subject_pairs(manifest["subject"]))
+    manifest["predicate"]["merkle_root"] = root
+    manifest["predicate"]["merkle"]["root"] = root
+    manifest["predicate"]["merkle"]["leaves"] = len(manifest["subject"])
+    files["manifest.json"] = dump(manifest)
+    files.pop("manifest.dsse.json", None)
+    return files
+
+
+def zip_bytes(entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for info, data in entries:
+            zf.writestr(info, data)
+    return buf.getvalue()
