@@ -22,8 +22,9 @@ sys.path.insert(0, str(ROOT))
 
 from gcv.sim import engine as sim_engine  # noqa: E402
 from gcv.workflow.baselines import active_baseline  # noqa: E402
-from gcv.workflow.engine import Settings, WorkflowEngine  # noqa: E402
-from gcv.workflow.store import Workspace  # noqa: E402
+from gcv.workflow.loop import WorkflowLoop
+from gcv.workflow.state import Settings  # noqa: E402
+from gcv.store.catalog import Workspace  # noqa: E402
 
 REQUESTS = {
     "denser bidirectional spiral (one repair)": "make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS at 55 or above",
@@ -54,17 +55,17 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as tmp:
                 sim_time[0] = 0.0
                 t0 = time.perf_counter()
-                engine = WorkflowEngine(Workspace(Path(tmp)))
+                engine = WorkflowLoop(Workspace(Path(tmp)))
                 baseline, source = active_baseline(engine.ws, time.time())
                 wf = engine.create(request, baseline, Settings(), baseline_source=source)
                 state = engine.advance(wf)
-                if state["status"] == "awaiting_authorization":
+                if state.status == "awaiting_authorization":
                     engine.authorize(wf, actor="bench")
                     state = engine.advance(wf)
                 walls.append(time.perf_counter() - t0)
                 sims.append(sim_time[0])
-                statuses.add(state["status"])
-                runs.add(state["usage"]["candidate_runs"] + state["usage"]["baseline_runs"])
+                statuses.add(state.status)
+                runs.add(state.usage["candidate_runs"] + state.usage["baseline_runs"])
         figures[label] = {"median_wall_s": round(statistics.median(walls), 3),
                           "median_simulation_s": round(statistics.median(sims), 3),
                           "simulation_share": round(statistics.median(sims) / statistics.median(walls), 2),

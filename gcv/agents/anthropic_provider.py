@@ -251,14 +251,17 @@ def _plain(value: Any) -> str:
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
-def requirement_prompt(request_text: str, baseline: BulletHellConfig) -> tuple[prompts.Prompt, str, str]:
-    """(prompt, system text, user text) for the Requirement Agent."""
+def requirement_prompt(request_text: str, baseline: BulletHellConfig,
+                       follow_ups: list[str] | tuple[str, ...] = ()) -> tuple[prompts.Prompt, str, str]:
+    """(prompt, system text, user text) for the Requirement Agent. ``follow_ups`` are the
+    designer's answers to earlier questions; they refine the request (later ones win)."""
     prompt = prompts.load("requirement")
     phases = "; ".join(f"{p.phase_id} ({p.pattern.type}, '{p.title}')" for p in baseline.phases)
     system = prompt.render(
         pattern_ranges=_ranges(Pattern), target_ranges=_ranges(Targets), phase_summary=phases,
         baseline_json=json.dumps(baseline.model_dump(mode="json"), indent=1, ensure_ascii=False))
-    return prompt, system, f"<request>\n{request_text}\n</request>"
+    answers = "".join(f"\n<answer n=\"{i}\">\n{text}\n</answer>" for i, text in enumerate(follow_ups, start=1))
+    return prompt, system, f"<request>\n{request_text}\n</request>{answers}"
 
 
 INTENT_MEANING = {
@@ -568,8 +571,9 @@ class AnthropicRequirementProvider(_AnthropicAgent):
 
     agent = "requirement"
 
-    def propose(self, request_text: str, baseline: BulletHellConfig) -> tuple[RequirementDecision, list[AgentCall]]:
-        prompt, system, user = requirement_prompt(request_text, baseline)
+    def propose(self, request_text: str, baseline: BulletHellConfig, *,
+                follow_ups: list[str] | tuple[str, ...] = ()) -> tuple[RequirementDecision, list[AgentCall]]:
+        prompt, system, user = requirement_prompt(request_text, baseline, follow_ups)
         return self._converse(prompt, system, user, requirement_tool(), decode_requirement_output)
 
 

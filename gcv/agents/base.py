@@ -15,16 +15,13 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from gcv.contract.goal import Goal
+from gcv.contract.intents import INTENTS, REPAIR_INTENTS, Intent
 from gcv.contract.models import BulletHellConfig
+from gcv.repair.models import ReviewVerdict
 
 Decision = Literal["accepted", "needs_clarification", "out_of_scope", "blocked", "no_change"]
 DECISIONS: tuple[str, ...] = ("accepted", "needs_clarification", "out_of_scope", "blocked", "no_change")
 
-Intent = Literal["REDUCE_BULLETS_PER_WAVE", "INCREASE_WAVE_INTERVAL", "REDUCE_BULLET_SPEED",
-                 "REDUCE_BULLET_LIFETIME", "REDUCE_PATTERN_LAYERS", "REQUEST_HUMAN", "STOP"]
-INTENTS: tuple[str, ...] = ("REDUCE_BULLETS_PER_WAVE", "INCREASE_WAVE_INTERVAL", "REDUCE_BULLET_SPEED",
-                            "REDUCE_BULLET_LIFETIME", "REDUCE_PATTERN_LAYERS", "REQUEST_HUMAN", "STOP")
-REPAIR_INTENTS: tuple[str, ...] = INTENTS[:5]
 
 
 class _Strict(BaseModel):
@@ -48,16 +45,6 @@ class RequirementDecision(_Strict):
     questions: list[str] = Field(default_factory=list)
     issues: list[BlockIssue] = Field(default_factory=list)
     rationale: str = ""
-
-
-class ReviewVerdict(_Strict):
-    """The Quality Review Agent's answer. It names an intent, never a number."""
-
-    verdict: Literal["accept", "repair", "human_review"]
-    intent: Intent | None = None
-    target_phase_id: str | None = None
-    reason: str = ""
-    evidence_refs: list[str] = Field(default_factory=list)
 
 
 class Usage(_Strict):
@@ -93,8 +80,10 @@ class AgentCall(_Strict):
 class RequirementProvider(Protocol):
     name: str
 
-    def propose(self, request_text: str, baseline: BulletHellConfig) -> tuple[RequirementDecision, list[AgentCall]]:
-        """Decide what the request asks. May return several calls (retries)."""
+    def propose(self, request_text: str, baseline: BulletHellConfig, *,
+                follow_ups: list[str] = ...) -> tuple[RequirementDecision, list[AgentCall]]:
+        """Decide what the request asks, refined by the designer's answers to earlier questions
+        (``follow_ups``, in order; omitted when there are none). May return several calls (retries)."""
 
 
 class ReviewProvider(Protocol):
@@ -102,3 +91,7 @@ class ReviewProvider(Protocol):
 
     def review(self, evidence: dict[str, Any], allowed_intents: list[str]) -> tuple[ReviewVerdict, list[AgentCall]]:
         """Pick accept / repair-with-one-intent / human_review from the evidence."""
+
+
+__all__ = ["AgentCall", "BlockIssue", "DECISIONS", "Decision", "INTENTS", "Intent", "REPAIR_INTENTS",
+           "RequirementDecision", "RequirementProvider", "ReviewProvider", "ReviewVerdict", "Usage"]

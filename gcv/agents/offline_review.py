@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from gcv.agents.base import AgentCall, ReviewVerdict
-from gcv.agents.review import RepairRecord, ReviewEvidence
+from gcv.agents.review import RepairHistoryEntry, ReviewEvidence
 from gcv.contract.canonical import canonical_bytes, sha256_hex
 from gcv.repair.intents import (
     INCREASE_WAVE_INTERVAL, REDUCE_BULLET_LIFETIME, REDUCE_BULLET_SPEED, REDUCE_BULLETS_PER_WAVE,
@@ -44,7 +44,7 @@ PREFERENCE: dict[Family, tuple[str, ...]] = {
 }
 
 
-def unhelpful_repairs(history: list[RepairRecord], current_miss: float) -> set[tuple[str, str | None]]:
+def unhelpful_repairs(history: list[RepairHistoryEntry], current_miss: float) -> set[tuple[str, str | None]]:
     """(intent, phase) pairs whose repair did not lower the miss score of the next round."""
     rounds = sorted(history, key=lambda r: r.round)
     after = [r.miss_score for r in rounds[1:]] + [current_miss]

@@ -33,11 +33,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from gcv.agents.base import AgentCall, RequirementDecision, ReviewVerdict
 from gcv.agents.errors import (AgentBudgetExceeded, AgentError, AgentOutputInvalid, AgentRefused,
                                AgentTruncated, AgentUnavailable, ReplayMismatch)
+from gcv.agents.anthropic_provider import (OutputInvalid, decode_requirement_output, decode_review_output,
+                                           requirement_prompt, review_prompt, validation_text)
 from gcv.contract.canonical import canonical_bytes, canonical_json, config_hash, content_hash, sha256_hex
 from gcv.contract.models import BulletHellConfig
+from gcv.store.errors import StoreError
+from gcv.store.safezip import BundleReadError, read_bundle
+from gcv.store.workflow_dir import WorkflowDir
 
 PROVIDER_NAME = "replay"
 
@@ -58,9 +65,13 @@ class Recording:
     source: str
     request: str
     baseline_hash: str
-    requirement: list[dict[str, Any]] = field(default_factory=list)  # activity results, in call order
+    answers: list[str] = field(default_factory=list)  # the designer's answers, in order
+    requirement: list[dict[str, Any]] = field(default_factory=list)  # activity results: the request, then each answer
     reviews: dict[int, dict[str, Any]] = field(default_factory=dict)  # round -> activity result
     evaluation_hashes: dict[int, str] = field(default_factory=dict)  # round -> content hash
+    # False when the bundle had secrets or machine paths scrubbed from what the model was asked:
+    # the recorded prompt hashes were taken over the original text, which the bundle no longer holds
+    check_prompts: bool = True
     allowed: dict[int, list[str]] = field(default_factory=dict)  # round -> allowed intents
 
 
@@ -81,17 +92,18 @@ def load_recording(path: str | Path) -> Recording:
 
 
 def _from_workflow(root: Path) -> Recording:
-    from gcv.workflow.store import StoreError, WorkflowDir
-
     d = WorkflowDir(root)
     try:
         state = d.read_state()
         activities = d.activities()
     except (StoreError, OSError, json.JSONDecodeError) as exc:
         raise RecordingError(f"cannot read the workflow at {root}: {exc}") from None
-    rec = Recording(source=str(root), request=state.get("request", ""), baseline_hash=state.get("baseline_hash", ""))
-    if "requirement" in activities:
-        rec.requirement.append(activities["requirement"])
+    rec = Recording(source=str(root), request=state.get("request", ""), baseline_hash=state.get("baseline_hash", ""),
+                    answers=[a["text"] for a in state.get("answers") or []])
+    for attempt in range(1, len(rec.answers) + 2):
+        key = "requirement" if attempt == 1 else f"requirement:{attempt}"
+        if key in activities:
+            rec.requirement.append(activities[key])
     for rnd in state.get("rounds", []):
         n = int(rnd["round"])
         if f"review:{n}" in activities:
@@ -104,13 +116,16 @@ def _from_workflow(root: Path) -> Recording:
 
 
 def _from_bundle(path: Path) -> Recording:
-    from gcv.evidence.safezip import BundleReadError, read_bundle
-
     with tempfile.TemporaryDirectory(prefix="gcv-replay-") as tmp:
         try:
             files = read_bundle(path, workdir=Path(tmp))
         except BundleReadError as exc:
             raise RecordingError(f"cannot read the evidence bundle {path}: {exc}") from None
+    return recording_from_files(files, source=str(path))
+
+
+def recording_from_files(files: dict[str, bytes], *, source: str) -> Recording:
+    """The recording held by a bundle's files (already read safely)."""
 
     def doc(name: str | None) -> Any:
         if not name or name not in files:
@@ -118,18 +133,22 @@ def _from_bundle(path: Path) -> Recording:
         try:
             return json.loads(files[name])
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise RecordingError(f"{path}: {name} is not JSON: {exc}") from None
+            raise RecordingError(f"{source}: {name} is not JSON: {exc}") from None
 
     index = doc("index.json")
     if not isinstance(index, dict):
-        raise RecordingError(f"{path} has no index.json: not an evidence bundle")
+        raise RecordingError(f"{source} has no index.json: not an evidence bundle")
     state = doc(index.get("state")) or {}
     baseline = doc((index.get("baseline") or {}).get("config"))
-    rec = Recording(source=str(path), request=state.get("request", ""),
-                    baseline_hash=content_hash(baseline) if baseline is not None else "")
-    requirement = doc((index.get("requirement") or {}).get("agent"))
-    if requirement is not None:
-        rec.requirement.append(requirement)
+    rec = Recording(source=source, request=state.get("request", ""),
+                    baseline_hash=content_hash(baseline) if baseline is not None else "",
+                    answers=[a["text"] for a in state.get("answers") or []])
+    rec.check_prompts = not (index.get("redactions") or {}).get("kinds")
+    requirement = index.get("requirement") or {}
+    for name in requirement.get("attempts") or [requirement.get("agent")]:
+        record = doc(name)
+        if record is not None:
+            rec.requirement.append(record)
     for entry in index.get("rounds", []):
         n = int(entry["round"])
         review = doc(entry.get("agent"))
@@ -156,11 +175,6 @@ def decode_recorded_output(agent: str, provider: str, raw_output: str) -> Requir
     (a ``ValueError``) when the output does not parse, and ``ValueError`` for a provider
     whose outputs it does not know.
     """
-    from pydantic import ValidationError
-
-    from gcv.agents.anthropic_provider import (OutputInvalid, decode_requirement_output, decode_review_output,
-                                               validation_text)
-
     if agent not in ("requirement", "review"):
         raise ValueError(f"unknown agent {agent!r}")
     if provider == "anthropic":
@@ -174,40 +188,40 @@ def decode_recorded_output(agent: str, provider: str, raw_output: str) -> Requir
     raise ValueError(f"cannot decode raw output recorded by provider {provider!r}")
 
 
-def _fingerprint(call: AgentCall, *, requirement: tuple[str, BulletHellConfig] | None = None,
+def _fingerprint(call: AgentCall, *, requirement: tuple[str, BulletHellConfig, list[str]] | None = None,
                  review: tuple[dict[str, Any], list[str]] | None = None) -> str | None:
     """The prompt sha256 the recording provider would record for this request now (None: unknown)."""
     if call.provider == "anthropic":
-        from gcv.agents.anthropic_provider import requirement_prompt, review_prompt
-
         _, system, user = requirement_prompt(*requirement) if requirement else review_prompt(*review)  # type: ignore[misc]
         return sha256_hex(f"{system}\n\n{user}".encode("utf-8"))
     if call.provider == "offline":
         if requirement is not None:
-            text, baseline = requirement
-            return sha256_hex(canonical_json({"prompt_id": call.prompt_id, "request": text,
-                                              "baseline_hash": config_hash(baseline)}).encode("utf-8"))
+            text, baseline, follow_ups = requirement
+            payload: dict[str, Any] = {"prompt_id": call.prompt_id, "request": text,
+                                       "baseline_hash": config_hash(baseline)}
+            if follow_ups:
+                payload["follow_ups"] = follow_ups
+            return sha256_hex(canonical_json(payload).encode("utf-8"))
         assert review is not None
         evidence, allowed = review
         return sha256_hex(canonical_bytes({"evidence": evidence, "allowed_intents": allowed}))
     return None
 
 
-class _Replay:
+class _ReplayProvider:
     name = PROVIDER_NAME
 
-    def __init__(self, path: str | Path) -> None:
-        self.recording = load_recording(path)
-        self.path = str(path)
+    def __init__(self, path: str | Path | Recording) -> None:
+        self.recording = path if isinstance(path, Recording) else load_recording(path)
+        self.path = self.recording.source
         self.budget = None  # accepted and ignored: the recorded calls carry their own usage
-        self._requirement_calls = 0
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.path!r})"
 
     def _answer(self, agent: str, record: dict[str, Any], what: str, fingerprint_of: Any) -> Any:
         calls = [AgentCall.model_validate(c) for c in record.get("calls", [])]
-        if calls:
+        if calls and self.recording.check_prompts:
             want = fingerprint_of(calls[0])
             if want is not None and calls[0].prompt_sha256 and want != calls[0].prompt_sha256:
                 raise ReplayMismatch(
@@ -217,7 +231,7 @@ class _Replay:
         error = record.get("error")
         if error:
             kind = error.get("kind", "")
-            message = f"{error.get('message', kind)} (replayed from {self.path})"
+            message = error.get("message", kind)  # the recorded failure, word for word
             if kind in ("model_call_budget", "token_budget"):
                 raise AgentBudgetExceeded(message, calls, rule=kind)
             raise _ERRORS.get(kind, AgentUnavailable)(message, calls)
@@ -240,10 +254,10 @@ class _Replay:
         return answer, calls
 
 
-class ReplayRequirementProvider(_Replay):
-    def propose(self, request_text: str, baseline: BulletHellConfig) -> tuple[RequirementDecision, list[AgentCall]]:
-        n = self._requirement_calls
-        self._requirement_calls += 1
+class ReplayRequirementProvider(_ReplayProvider):
+    def propose(self, request_text: str, baseline: BulletHellConfig, *,
+                follow_ups: list[str] | tuple[str, ...] = ()) -> tuple[RequirementDecision, list[AgentCall]]:
+        n = len(follow_ups)  # the request, then once after each answer
         rec = self.recording
         what = f"requirement call {n + 1} (replay of {self.path})"
         if n >= len(rec.requirement):
@@ -251,14 +265,16 @@ class ReplayRequirementProvider(_Replay):
         if request_text != rec.request:
             raise ReplayMismatch(f"{what}: the request text differs from the recorded one "
                                  f"(recorded {rec.request[:80]!r}, asked {request_text[:80]!r})")
+        if list(follow_ups) != rec.answers[:n]:
+            raise ReplayMismatch(f"{what}: the designer's answers differ from the recorded ones")
         if config_hash(baseline) != rec.baseline_hash:
             raise ReplayMismatch(f"{what}: the baseline differs from the recorded one "
                                  f"(recorded {rec.baseline_hash[:12]}, now {config_hash(baseline)[:12]})")
         return self._answer("requirement", rec.requirement[n], what,
-                            lambda call: _fingerprint(call, requirement=(request_text, baseline)))
+                            lambda call: _fingerprint(call, requirement=(request_text, baseline, list(follow_ups))))
 
 
-class ReplayReviewProvider(_Replay):
+class ReplayReviewProvider(_ReplayProvider):
     def review(self, evidence: dict[str, Any], allowed_intents: list[str]) -> tuple[ReviewVerdict, list[AgentCall]]:
         rec = self.recording
         n = int(evidence.get("round", 0))
@@ -279,4 +295,4 @@ class ReplayReviewProvider(_Replay):
 
 
 __all__ = ["ReplayRequirementProvider", "ReplayReviewProvider", "Recording", "RecordingError", "load_recording",
-           "decode_recorded_output"]
+           "recording_from_files", "decode_recorded_output"]

@@ -17,11 +17,15 @@ text after the first colon (``""`` when there is none).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable
 
 from gcv.agents.base import AgentCall, BlockIssue, RequirementDecision, RequirementProvider
+from gcv.agents.goal_applier import GoalRangeError, apply_goal
 from gcv.contract.models import BulletHellConfig
+from gcv.validation.report import ValidationReport
+from gcv.validation.validate import validate
 
 ProviderFactory = Callable[[str], RequirementProvider]
 
@@ -87,12 +91,12 @@ class Proposal:
 
     decision: RequirementDecision
     calls: list[AgentCall] = field(default_factory=list)
-    validation: object | None = None  # gcv.validation.report.ValidationReport when validated
+    validation: ValidationReport | None = None
 
 
-def _validation_issues(report: object) -> list[BlockIssue]:
+def _validation_issues(report: ValidationReport) -> list[BlockIssue]:
     issues: list[BlockIssue] = []
-    for layer in report.layers:  # type: ignore[attr-defined]
+    for layer in report.layers:
         if layer.status != "failed":
             continue
         for error in layer.errors:
@@ -108,15 +112,18 @@ class RequirementAgent:
     def __init__(self, provider: RequirementProvider) -> None:
         self.provider = provider
 
-    def propose(self, text: str, baseline: BulletHellConfig) -> tuple[RequirementDecision, list[AgentCall]]:
-        proposal = self.propose_with_report(text, baseline)
+    def propose(self, text: str, baseline: BulletHellConfig, *,
+                follow_ups: Sequence[str] = ()) -> tuple[RequirementDecision, list[AgentCall]]:
+        proposal = self.propose_with_report(text, baseline, follow_ups=follow_ups)
         return proposal.decision, proposal.calls
 
-    def propose_with_report(self, text: str, baseline: BulletHellConfig) -> Proposal:
-        from gcv.agents.goal_applier import GoalRangeError, apply_goal
-        from gcv.validation.validate import validate
-
-        decision, calls = self.provider.propose(text, baseline)
+    def propose_with_report(self, text: str, baseline: BulletHellConfig, *,
+                            follow_ups: Sequence[str] = ()) -> Proposal:
+        """``follow_ups``: the designer's answers to earlier questions, in order (answer in place)."""
+        if follow_ups:
+            decision, calls = self.provider.propose(text, baseline, follow_ups=list(follow_ups))
+        else:
+            decision, calls = self.provider.propose(text, baseline)
         if decision.decision != "accepted":
             return Proposal(decision, list(calls))
         if decision.goal is None:

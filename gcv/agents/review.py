@@ -21,7 +21,7 @@ from gcv.repair.models import AllowedIntents
 from gcv.validation.diff import FieldChange, diff_configs
 
 
-class RepairRecord(BaseModel):
+class RepairHistoryEntry(BaseModel):
     """One past round: its evaluation's ``miss_score``/``passed``, and the repair chosen on it.
 
     ``intent``/``phase_id`` are the repair applied to round ``round``'s candidate (None when
@@ -49,7 +49,7 @@ class ReviewEvidence(BaseModel):
     evaluation: Evaluation
     baseline_phase_results: list[dict[str, Any]] = Field(default_factory=list)
     candidate_phase_results: list[dict[str, Any]] = Field(default_factory=list)
-    repair_history: list[RepairRecord] = Field(default_factory=list)
+    repair_history: list[RepairHistoryEntry] = Field(default_factory=list)
     allowed_intents: list[str] = Field(default_factory=list)
     allowed_phases: dict[str, list[str]] = Field(
         default_factory=dict, description="for each allowed repair intent, the phases it may act on")
@@ -59,13 +59,13 @@ class ReviewEvidence(BaseModel):
     def build(cls, *, request_text: str, goal: Goal | None, baseline: BulletHellConfig,
               candidate: BulletHellConfig, evaluation: Evaluation, baseline_telemetry: dict[str, Any],
               candidate_telemetry: dict[str, Any], allowed: AllowedIntents,
-              repair_history: Iterable[RepairRecord | dict[str, Any]] = (), round: int = 1) -> ReviewEvidence:
+              repair_history: Iterable[RepairHistoryEntry | dict[str, Any]] = (), round: int = 1) -> ReviewEvidence:
         return cls(
             request_text=request_text, goal=goal, diff=diff_configs(baseline, candidate),
             evaluation=evaluation,
             baseline_phase_results=list(baseline_telemetry.get("phase_results") or []),
             candidate_phase_results=list(candidate_telemetry.get("phase_results") or []),
-            repair_history=[RepairRecord.model_validate(r) if isinstance(r, dict) else r
+            repair_history=[RepairHistoryEntry.model_validate(r) if isinstance(r, dict) else r
                             for r in repair_history],
             allowed_intents=list(allowed.intents), allowed_phases=dict(allowed.phases), round=round)
 

@@ -465,7 +465,7 @@ def resolve_spec(spec: BatchSpec, spec_path: str | os.PathLike[str], *,
         out = Path(spec.output)
         output_dir = out if out.is_absolute() else base / out
     else:
-        from gcv.paths import workspace_root
+        from gcv.store.paths import workspace_root
 
         output_dir = (output_root or workspace_root()) / "batches" / path.stem
     texts = {text: label for label, text in labels.items()}

@@ -37,7 +37,8 @@ from gcv.evidence.collect import (ENVELOPE_NAME, MANIFEST_NAME, REPORT_NAME, Evi
                                   as_workspace, collect)
 from gcv.evidence.manifest import build_manifest, manifest_bytes
 from gcv.evidence.signing import Signer, SigningError, envelope_bytes, sign_envelope, signer_from_env
-from gcv.workflow.store import Workspace
+from gcv.evidence.report import render_report
+from gcv.store.catalog import Workspace
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 STORED_SUFFIXES = (".png",)
@@ -57,8 +58,6 @@ def assemble(ev: Evidence, bundle_name: str, signer: Signer | None | bool = None
     signs with the key configured in the environment (if any), False never signs.
     Refuses (EvidenceError) when any file would still contain a secret or a machine path.
     """
-    from gcv.evidence.report import render_report
-
     if signer is None:
         try:
             signer = signer_from_env(environ)

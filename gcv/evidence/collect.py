@@ -29,7 +29,10 @@ from typing import Any
 
 from gcv.contract.canonical import canonical_json, content_hash
 from gcv.evidence.scrub import Scrubber
-from gcv.workflow.store import StoreError, WorkflowDir, Workspace
+from gcv.store.catalog import Workspace
+from gcv.store.errors import StoreError
+from gcv.store.workflow_dir import WorkflowDir
+from gcv.workflow.loop import requirement_activity_key
 
 BUNDLE_FORMAT = "gcv.evidence_bundle/1"
 INDEX_ID = "gcv.evidence_index/1"
@@ -176,11 +179,12 @@ class _Collector:
         if record.get("request_hash"):
             request = self.artifact(record["request_hash"], f"run request of {label}")
             rewritten = dict(request)
-            rewritten["output_dir"] = f"runs/{record['run_id']}"
+            rewritten["output_dir"] = f"runs/{record['run_id']}"  # workflows recorded before it was relative
             clean = self.scrub.value(rewritten)
-            self.rehash[record["request_hash"]] = content_hash(clean)
-            self.redacted_files.append({"file": f"{base}/request.json",
-                                        "reason": "output_dir made relative to the workflow directory"})
+            if clean != request:
+                self.rehash[record["request_hash"]] = content_hash(clean)
+                self.redacted_files.append({"file": f"{base}/request.json",
+                                            "reason": "output_dir made relative to the workflow directory"})
             self.files[f"{base}/request.json"] = pretty_json(clean)
             entry["request"] = f"{base}/request.json"
         entry["telemetry"] = self.put_artifact(f"{base}/telemetry.json", record.get("telemetry_hash"),
@@ -246,9 +250,15 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
                                                   "population summary of the baseline")},
         "rounds": [],
     }
-    if "requirement" in activities:
-        index["requirement"] = {"agent": c.agent("agents/requirement.json", "requirement",
-                                                 activities["requirement"], agent="requirement")}
+    attempts = []
+    for attempt in range(1, len(state.get("answers") or []) + 2):
+        key = requirement_activity_key(attempt)
+        if key in activities:
+            name = "agents/requirement.json" if attempt == 1 else f"agents/requirement_{attempt}.json"
+            attempts.append(c.agent(name, key, activities[key], agent="requirement"))
+    if attempts:
+        # ``agent`` is the decision the workflow went on with; ``attempts`` every one, in order
+        index["requirement"] = {"agent": attempts[-1], "attempts": attempts}
     rounds = state.get("rounds", [])
     for i, rnd in enumerate(rounds):
         n = rnd["round"]
@@ -268,12 +278,12 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
                              agent="review", round=n),
             "review": None, "repair": None,
         }
-        if "allowed" in rnd or "gate" in rnd:
+        if rnd.get("allowed") is not None or rnd.get("gate") is not None:
             entry["review"] = c.put(f"reviews/round_{n}.json", {
                 "round": n, "passed": rnd.get("passed"), "miss_score": rnd.get("miss_score"),
                 "fingerprint": rnd.get("fingerprint"), "allowed": rnd.get("allowed"),
                 "verdict": rnd.get("verdict"), "gate": rnd.get("gate")})
-        if "repair" in rnd:
+        if rnd.get("repair") is not None:
             nxt = rounds[i + 1]["candidate_hash"] if i + 1 < len(rounds) else None
             entry["repair"] = c.put(f"repairs/round_{n}.json", {
                 "round": n, "intent": (rnd.get("gate") or {}).get("intent"),

@@ -8,7 +8,8 @@ from pathlib import Path
 from gcv.evidence.bundle import assemble, default_bundle_path, write_zip
 from gcv.evidence.collect import as_workspace, collect
 from gcv.evidence.report import default_report_path
-from gcv.workflow.store import Workspace, atomic_write_bytes
+from gcv.store.atomic import atomic_write_bytes
+from gcv.store.catalog import Workspace
 
 
 def finalize_evidence(workspace: Workspace | Path | str, wf_id: str, *,

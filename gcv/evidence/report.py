@@ -25,26 +25,16 @@ from pathlib import Path
 from typing import Any
 
 import gcv
-from gcv.evidence.collect import Evidence, as_workspace, collect
-from gcv.workflow.store import Workspace
+from gcv.evidence import plots
+from gcv.evidence.collect import Evidence, EvidenceError, as_workspace, collect
+from gcv.contract.status import Status
+from gcv.sim.fixed import TICK_HZ
+from gcv.store.atomic import atomic_write_bytes
+from gcv.store.catalog import Workspace
+from gcv.workflow.state import CAPTURE_TICKS
 
-GOOD = {"evidence_ready", "accepted"}
-WARN = {"budget_exhausted", "awaiting_authorization", "needs_clarification", "revision_requested",
-        "proposed", "authorized", "running_baseline", "running_candidate", "reviewing", "repairing"}
-BAD = {"blocked", "failed", "out_of_scope", "rolled_back"}
-STATUS_TEXT = {
-    "evidence_ready": "Evidence ready for review",
-    "accepted": "Accepted",
-    "budget_exhausted": "Budget exhausted",
-    "blocked": "Blocked",
-    "failed": "Failed",
-    "needs_clarification": "Needs clarification",
-    "out_of_scope": "Out of scope",
-    "no_change": "No change requested",
-    "revision_requested": "Revision requested",
-    "rolled_back": "Rolled back",
-    "awaiting_authorization": "Awaiting authorization",
-}
+# The report's CSS classes for the status vocabulary's tones (gcv.contract.status).
+TONE_CLASS = {"good": "ok", "warn": "warn", "bad": "bad", "neutral": "neutral", "active": "warn"}
 METRICS = [
     ("status", "run status"), ("end_reason", "end reason"), ("survival_ticks", "survival (ticks)"),
     ("peak_alive_bullets", "peak alive bullets"), ("player_hits", "player hits"),
@@ -53,7 +43,6 @@ METRICS = [
     ("grazes", "grazes"), ("boss_health_remaining", "boss health left"),
     ("player_health_remaining", "player health left"),
 ]
-CAPTURE_SECONDS = {600: 10, 1200: 20, 1800: 30}
 GATE_TONE = {"accept": "ok", "repair": "info", "human_review": "warn", "stop": "bad"}
 
 CSS = """
@@ -151,13 +140,22 @@ def utc(ts: Any) -> str:
 
 
 def tone(status: str) -> str:
-    if status in GOOD:
-        return "ok"
-    if status in BAD:
-        return "bad"
-    if status in WARN:
-        return "warn"
-    return "neutral"
+    try:
+        return TONE_CLASS[Status(status).tone]
+    except ValueError:
+        return "neutral"
+
+
+def status_title(status: str) -> str:
+    try:
+        return Status(status).title
+    except ValueError:
+        return status
+
+
+def fmt_seconds(tick: int) -> str:
+    """A tick as seconds at the simulation's fixed rate (600 -> '10')."""
+    return f"{round(tick / TICK_HZ, 2):g}"
 
 
 def badge(passed: bool | None, text: str | None = None) -> str:
@@ -204,7 +202,7 @@ class _Report:
         self.run_rounds = [r["round"] for r in self.rounds if ev.telemetry(r["round"])]
         self.goal = ev.goal()
         # "final" when the review accepted it; otherwise the best verified candidate so far
-        self.final_label = "final" if self.state["status"] in GOOD or (
+        self.final_label = "final" if Status(self.state["status"]).tone == "good" or (
             self.state.get("terminal_reason") == "accepted_by_review") else "best"
 
     # ------------------------------------------------------------------ helpers
@@ -235,7 +233,7 @@ class _Report:
         reason = s.get("terminal_reason")
         message = s.get("terminal_message")
         head = (f'<div class="headline"><span class="pill {t}">{esc(status.replace("_", " "))}</span>'
-                f'<span class="title">{esc(STATUS_TEXT.get(status, status))}</span></div>')
+                f'<span class="title">{esc(status_title(status))}</span></div>')
         if reason or message:
             sep = " — " if reason and message else ""
             head += f'<div class="sub" style="margin-top:6px">{esc(reason or "")}{sep}{esc(message or "")}</div>'
@@ -459,8 +457,6 @@ class _Report:
                     row.append(num(f'{esc(fmt(sk.get(key)))} <span class="small muted">[{esc(fmt(lo))}, '
                                    f'{esc(fmt(hi))}]</span>'))
                 rows.append(row)
-        from gcv.evidence import plots
-
         chart = ""
         last_n, last_label = columns[-1]
         if len(columns) > 1 and plots.available():
@@ -502,8 +498,6 @@ class _Report:
         return "".join(out)
 
     def plots_section(self) -> str:
-        from gcv.evidence import plots
-
         if not self.base_tel or not self.run_rounds:
             return '<p class="muted">No runs to chart.</p>'
         if not plots.available():
@@ -553,7 +547,7 @@ class _Report:
             return out
 
         bf, cf = frames_of(base), frames_of(cand)
-        ticks = sorted(set(bf) | set(cf) | set(CAPTURE_SECONDS))
+        ticks = sorted(set(bf) | set(cf) | set(CAPTURE_TICKS))
         cand_tel = self.ev.telemetry(final_no) if final_no else None
         cells = ['<div class="hd"></div>', '<div class="hd">baseline</div>',
                  f'<div class="hd">{esc(self.column(final_no) if final_no else "candidate")}</div>']
@@ -567,7 +561,7 @@ class _Report:
             return f'<div class="missing">{esc(why)}</div>'
 
         for tick in ticks:
-            secs = CAPTURE_SECONDS.get(tick, round(tick / 60, 1))
+            secs = fmt_seconds(tick)
             cells.append(f'<div class="hd">{esc(secs)} s<div class="small muted">tick {tick}</div></div>')
             cells.append(cell(bf, tick, self.base_tel))
             cells.append(cell(cf, tick, cand_tel))
@@ -785,8 +779,6 @@ def default_report_path(workspace: Workspace | Path | str, wf_id: str) -> Path:
 
 def write_report(workspace: Workspace | Path | str, wf_id: str, out: Path) -> Path:
     """Render workflow ``wf_id``'s report to ``out`` (atomically). Returns ``out``."""
-    from gcv.workflow.store import atomic_write_bytes
-
     out = Path(out)
     ev = collect(workspace, wf_id)
     page = render_report(ev)
@@ -794,8 +786,6 @@ def write_report(workspace: Workspace | Path | str, wf_id: str, out: Path) -> Pa
     assert ev.scrubber is not None
     leaks = ev.scrubber.leaks(data)
     if leaks:  # pragma: no cover - the collector scrubs everything the report shows
-        from gcv.evidence.collect import EvidenceError
-
         raise EvidenceError(f"refusing to write the report: it would contain {', '.join(leaks)}")
     atomic_write_bytes(out, data)
     return out

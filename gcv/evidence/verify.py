@@ -26,8 +26,8 @@ consistency (the files agree with each other)
     consistency.manifest     the manifest's predicate says what the state says
 
 replay (``replay=True``; see ``gcv.evidence.replay``)
-    replay.requirement, replay.runs, replay.engine_runs, replay.populations,
-    replay.evaluations, replay.reviews, replay.repairs, replay.final_status, replay.report
+    replay.runs, replay.populations, replay.loop (the loop re-run on the recorded inputs),
+    replay.report
 
 Integrity alone proves only that nothing changed since the manifest was written. Anyone
 can rewrite a bundle and its manifest; a signature (with a key you trust) or the replay
@@ -39,33 +39,34 @@ from __future__ import annotations
 import json
 import re
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine_runners.protocol import RunRequest
+from gcv.batch.population import PopulationSummary, evaluate_population
 from gcv.contract.canonical import canonical_json, content_hash, sha256_hex
+from gcv.contract.goal import Goal
+from gcv.contract.models import BulletHellConfig
+from gcv.evaluation.models import Evaluation
+from gcv.evidence.checks import CheckResult, Outcome, Skip, first_difference, run_check, short
 from gcv.evidence.collect import (ENVELOPE_NAME, EVENTS_NAME, INDEX_NAME, MANIFEST_NAME, REPORT_NAME,
                                   REQUEST_NAME, STATE_NAME, Evidence, run_label)
 from gcv.evidence.manifest import PREDICATE_TYPE, STATEMENT_TYPE, subject_pairs
 from gcv.evidence.merkle import merkle_root
-from gcv.evidence.safezip import LIMITS, BundleReadError, Limits, read_bundle
+from gcv.evidence.replay import REPLAY_CHECKS, replay_checks
 from gcv.evidence.signing import verify_envelope
-from gcv.workflow.store import GENESIS, event_hash
+from gcv.sim.players import player_label
+from gcv.sim.program import compile_program, program_hash
+from gcv.sim.telemetry_model import Telemetry
+from gcv.store.logs import GENESIS, event_hash
+from gcv.store.safezip import LIMITS, BundleReadError, Limits, read_bundle
+from gcv.validation.diff import diff_configs
+from gcv.validation.validate import validate
+from gcv.workflow.states import IllegalTransition, check_transition
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
-
-
-@dataclass
-class CheckResult:
-    name: str
-    status: str  # "passed" | "failed" | "skipped"
-    message: str
-    details: list[str] = field(default_factory=list)
-
-    @property
-    def group(self) -> str:
-        return self.name.split(".", 1)[0]
 
 
 @dataclass
@@ -105,57 +106,6 @@ class VerifyReport:
                 "unreadable": self.unreadable, "checks": [asdict(c) for c in self.checks]}
 
 
-class Skip(Exception):
-    """Raised by a check that does not apply (status "skipped")."""
-
-
-Outcome = tuple[str, list[str]]
-
-
-def run_check(name: str, fn: Callable[[], Outcome]) -> CheckResult:
-    """One named check; a bundle is untrusted, so any error while checking is a failure."""
-    try:
-        message, problems = fn()
-    except Skip as exc:
-        return CheckResult(name, "skipped", str(exc))
-    except Exception as exc:  # noqa: BLE001 - malformed input may break any assumption
-        return CheckResult(name, "failed", f"could not be checked: {type(exc).__name__}: {exc}")
-    if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        return CheckResult(name, "failed", problems[0] + more, problems)
-    return CheckResult(name, "passed", message)
-
-
-def first_difference(recorded: Any, other: Any, path: str = "$") -> str | None:
-    """Where two JSON values first differ, as 'path: recorded X, got Y' (None when equal)."""
-    if isinstance(recorded, dict) and isinstance(other, dict):
-        for key in sorted(set(recorded) | set(other)):
-            if key not in recorded:
-                return f"{path}.{key}: not recorded, got {_short(other[key])}"
-            if key not in other:
-                return f"{path}.{key}: recorded {_short(recorded[key])}, missing"
-            found = first_difference(recorded[key], other[key], f"{path}.{key}")
-            if found:
-                return found
-        return None
-    if isinstance(recorded, list) and isinstance(other, list):
-        for i, (a, b) in enumerate(zip(recorded, other)):
-            found = first_difference(a, b, f"{path}[{i}]")
-            if found:
-                return found
-        if len(recorded) != len(other):
-            return f"{path}: recorded {len(recorded)} items, got {len(other)}"
-        return None
-    if canonical_json(recorded) != canonical_json(other):
-        return f"{path}: recorded {_short(recorded)}, got {_short(other)}"
-    return None
-
-
-def _short(value: Any) -> str:
-    text = canonical_json(value) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
 # ---------------------------------------------------------------------- integrity
 class _Integrity:
     def __init__(self, files: dict[str, bytes], environ: Mapping[str, str] | None, require_signature: bool) -> None:
@@ -185,7 +135,7 @@ class _Integrity:
                 ok = (isinstance(s, dict) and isinstance(s.get("name"), str) and isinstance(s.get("digest"), dict)
                       and isinstance(s["digest"].get("sha256"), str) and HEX64.match(s["digest"]["sha256"]))
                 if not ok:
-                    problems.append(f"malformed subject {_short(s)}")
+                    problems.append(f"malformed subject {short(s)}")
                     continue
                 if s["name"] in names:
                     problems.append(f"subject {s['name']} is listed twice")
@@ -301,9 +251,6 @@ class _Consistency:
         return (self.ev.index.get("rehashed") or {}).get(digest, digest)
 
     def _configs(self) -> tuple[Any, dict[int, Any], Any]:
-        from gcv.contract.goal import Goal
-        from gcv.contract.models import BulletHellConfig
-
         ev = self.ev
         baseline = BulletHellConfig.model_validate(ev.baseline_config())
         cands = {e["round"]: ev.json(e["config"]) for e in ev.rounds()}
@@ -328,7 +275,8 @@ class _Consistency:
         ref(idx.get("goal"), "goal")
         ref(idx["baseline"].get("config"), "baseline config")
         runs = [("baseline", idx["baseline"].get("run"))]
-        ref((idx.get("requirement") or {}).get("agent"), "requirement agent")
+        for name in (idx.get("requirement") or {}).get("attempts") or [(idx.get("requirement") or {}).get("agent")]:
+            ref(name, "requirement agent")
         ref(idx["baseline"].get("population"), "baseline population")
         state_rounds = [r["round"] for r in ev.state.get("rounds", [])]
         if [e["round"] for e in ev.rounds()] != state_rounds:
@@ -351,7 +299,6 @@ class _Consistency:
         return f"index.json maps {len(referenced)} files to {len(state_rounds)} round(s)", problems
 
     def events_check(self) -> Outcome:
-        from gcv.workflow.states import IllegalTransition, check_transition
 
         ev = self.ev
         state = ev.state
@@ -449,7 +396,6 @@ class _Consistency:
         return f"baseline + {len(hashes)} candidate config(s), goal and request match their hashes", problems
 
     def validation_check(self) -> Outcome:
-        from gcv.validation.validate import validate
 
         ev = self.ev
         if not ev.rounds():
@@ -469,7 +415,6 @@ class _Consistency:
         return f"{len(ev.rounds())} candidate(s) re-validate to their recorded reports (4 layers)", problems
 
     def diffs_check(self) -> Outcome:
-        from gcv.validation.diff import diff_configs
 
         ev = self.ev
         if not ev.rounds():
@@ -489,12 +434,6 @@ class _Consistency:
         return f"{len(ev.rounds())} diff(s) recomputed from the configs", problems
 
     def runs_check(self) -> Outcome:
-        from engine_runners.protocol import RunRequest
-        from gcv.contract.models import BulletHellConfig
-        from gcv.sim.players import player_label
-        from gcv.sim.program import compile_program, program_hash
-        from gcv.sim.telemetry_model import Telemetry
-
         ev = self.ev
         state = ev.state
         settings = state["settings"]
@@ -538,8 +477,8 @@ class _Consistency:
                               ("seed", req.seed), ("player", player_label(req.player.model_dump())),
                               ("run_id", req.run_id)):
                 if tel.get(key) != want:
-                    problems.append(f"runs/{label}/telemetry.json {key} {_short(tel.get(key))} is not the request's "
-                                    f"{_short(want)}")
+                    problems.append(f"runs/{label}/telemetry.json {key} {short(tel.get(key))} is not the request's "
+                                    f"{short(want)}")
             bundled = sorted(Path(f).name for f in entry.get("frames", []))
             recorded = sorted(Path(f).name for f in record.get("frames", []))
             if bundled != recorded:
@@ -549,7 +488,6 @@ class _Consistency:
         return f"{count} run(s): requests compile from their configs, telemetry and frames match", problems
 
     def evaluations_check(self) -> Outcome:
-        from gcv.evaluation.models import Evaluation
 
         ev = self.ev
         problems = []
@@ -574,7 +512,6 @@ class _Consistency:
         return f"{count} evaluation(s) match the state", problems
 
     def populations_check(self) -> Outcome:
-        from gcv.batch.population import PopulationSummary, evaluate_population
 
         ev = self.ev
         state = ev.state
@@ -603,9 +540,11 @@ class _Consistency:
         state = ev.state
         records = []
         problems = []
-        req = ev.json((ev.index.get("requirement") or {}).get("agent"))
-        if req is not None:
-            records.append(req)
+        requirement = ev.index.get("requirement") or {}
+        for name in requirement.get("attempts") or [requirement.get("agent")]:
+            req = ev.json(name)
+            if req is not None:
+                records.append(req)
         for e in ev.rounds():
             rec = ev.json(e.get("agent"))
             if rec is not None:
@@ -633,7 +572,7 @@ class _Consistency:
         for i, e in enumerate(ev.rounds()):
             r = ev.state_round(e["round"]) or {}
             review = ev.json(e.get("review"))
-            if ("allowed" in r or "gate" in r) != (review is not None):
+            if (r.get("allowed") is not None or r.get("gate") is not None) != (review is not None):
                 problems.append(f"round {e['round']}: review record present in one of state / bundle only")
             if review is not None:
                 count += 1
@@ -641,7 +580,7 @@ class _Consistency:
                     if canonical_json(review.get(key)) != canonical_json(r.get(key)):
                         problems.append(f"reviews/round_{e['round']}.json {key} differs from the state")
             repair = ev.json(e.get("repair"))
-            if ("repair" in r) != (repair is not None):
+            if (r.get("repair") is not None) != (repair is not None):
                 problems.append(f"round {e['round']}: repair record present in one of state / bundle only")
             if repair is not None:
                 nxt = rounds[i + 1]["candidate_hash"] if i + 1 < len(rounds) else None
@@ -673,7 +612,7 @@ class _Consistency:
             for part in path.split("."):
                 got = got.get(part) if isinstance(got, dict) else None
             if canonical_json(got) != canonical_json(value):
-                problems.append(f"predicate.{path} is {_short(got)}, the state says {_short(value)}")
+                problems.append(f"predicate.{path} is {short(got)}, the state says {short(value)}")
         return "the manifest's predicate agrees with the state", problems
 
     def run(self) -> list[CheckResult]:
@@ -708,7 +647,6 @@ def verify_files(files: dict[str, bytes], *, bundle: str = "bundle", replay: boo
     except Exception:  # noqa: BLE001 - the checks above already say what is wrong
         pass
     if replay:
-        from gcv.evidence.replay import REPLAY_CHECKS, replay_checks
 
         if any(c.status == "failed" for c in report.checks if c.group == "integrity"):
             why = "integrity failed; replaying altered evidence proves nothing"

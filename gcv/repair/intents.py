@@ -1,6 +1,6 @@
 """Which failures call for which repair intents, and which pattern field each intent moves.
 
-One table shared by the policy (what the evidence allows), the calculators (which failed
+The intent names live in ``gcv.contract.intents``. One table shared by the policy (what the evidence allows), the calculators (which failed
 figure scales a repair) and the offline reviewer (what to try first). Two failure families:
 
 * ``load``: too many bullets on screen (``peak_alive_bullets``) or too slow a frame
@@ -17,15 +17,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-Family = Literal["load", "danger"]
+from gcv.contract.intents import (INCREASE_WAVE_INTERVAL, REDUCE_BULLET_LIFETIME, REDUCE_BULLET_SPEED,
+                                  REDUCE_BULLETS_PER_WAVE, REDUCE_PATTERN_LAYERS, REQUEST_HUMAN, STOP)
 
-REDUCE_BULLETS_PER_WAVE = "REDUCE_BULLETS_PER_WAVE"
-INCREASE_WAVE_INTERVAL = "INCREASE_WAVE_INTERVAL"
-REDUCE_BULLET_SPEED = "REDUCE_BULLET_SPEED"
-REDUCE_BULLET_LIFETIME = "REDUCE_BULLET_LIFETIME"
-REDUCE_PATTERN_LAYERS = "REDUCE_PATTERN_LAYERS"
-REQUEST_HUMAN = "REQUEST_HUMAN"
-STOP = "STOP"
+Family = Literal["load", "danger"]
 
 CHECK_FAMILY: dict[str, Family] = {
     "peak_alive_bullets": "load",

@@ -10,10 +10,24 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gcv.contract.intents import Intent
 from gcv.contract.models import BulletHellConfig
 from gcv.validation.diff import FieldChange
 
 GateOutcome = Literal["accept", "repair", "human_review", "stop"]
+
+
+class ReviewVerdict(BaseModel):
+    """The Quality Review Agent's answer, as the policy gate reads it. It names an intent, never
+    a number (the agents produce it; it lives here because the gate is what consumes it)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    verdict: Literal["accept", "repair", "human_review"]
+    intent: Intent | None = None
+    target_phase_id: str | None = None
+    reason: str = ""
+    evidence_refs: list[str] = Field(default_factory=list)
 
 
 class _Frozen(BaseModel):

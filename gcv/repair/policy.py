@@ -37,13 +37,13 @@ with its reason, and every other repair intent with the reason it is refused:
 
 from __future__ import annotations
 
-from gcv.agents.base import REPAIR_INTENTS, ReviewVerdict
+from gcv.contract.intents import REPAIR_INTENTS
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig
 from gcv.evaluation.models import Evaluation
 from gcv.repair.calculators import apply_repair
 from gcv.repair.intents import REQUEST_HUMAN, STOP, intents_for
-from gcv.repair.models import AllowedIntents, GateResult
+from gcv.repair.models import AllowedIntents, GateResult, ReviewVerdict
 from gcv.validation.report import ValidationReport
 from gcv.validation.validate import validate
 

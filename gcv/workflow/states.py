@@ -1,49 +1,63 @@
 """The workflow state machine: every legal transition, and nothing else.
 
 An illegal transition is an error (never a silent overwrite), and a human decision on a
-finished workflow cannot be overwritten.
+finished workflow cannot be overwritten. The statuses themselves (their exit codes, tones
+and titles) are ``gcv.contract.status.Status``.
 """
 
 from __future__ import annotations
 
-TRANSITIONS: dict[str, frozenset[str]] = {
-    "proposed": frozenset({"awaiting_authorization", "needs_clarification", "out_of_scope",
-                           "no_change", "blocked", "failed", "budget_exhausted"}),
-    "awaiting_authorization": frozenset({"authorized", "rolled_back"}),
-    "authorized": frozenset({"running_baseline"}),
-    "running_baseline": frozenset({"running_candidate", "failed", "budget_exhausted"}),
-    "running_candidate": frozenset({"reviewing", "failed", "budget_exhausted"}),
-    "reviewing": frozenset({"evidence_ready", "repairing", "blocked", "budget_exhausted", "failed"}),
-    "repairing": frozenset({"running_candidate", "blocked", "budget_exhausted", "failed"}),
-    "evidence_ready": frozenset({"accepted", "revision_requested", "rolled_back"}),
-    "budget_exhausted": frozenset({"revision_requested", "rolled_back"}),
-    "blocked": frozenset({"revision_requested", "rolled_back"}),
-    "failed": frozenset({"revision_requested", "rolled_back"}),
-    "needs_clarification": frozenset(),
-    "out_of_scope": frozenset(),
-    "no_change": frozenset(),
-    "accepted": frozenset(),
-    "revision_requested": frozenset(),
-    "rolled_back": frozenset(),
+from gcv.contract.status import FINAL, HUMAN_DECISIONS, LOOP_END, WAITING, Status
+
+S = Status
+TRANSITIONS: dict[Status, frozenset[Status]] = {
+    S.PROPOSED: frozenset({S.AWAITING_AUTHORIZATION, S.NEEDS_CLARIFICATION, S.OUT_OF_SCOPE, S.NO_CHANGE,
+                           S.BLOCKED, S.FAILED, S.BUDGET_EXHAUSTED}),
+    S.AWAITING_AUTHORIZATION: frozenset({S.AUTHORIZED, S.ROLLED_BACK}),
+    S.AUTHORIZED: frozenset({S.RUNNING_BASELINE}),
+    S.RUNNING_BASELINE: frozenset({S.RUNNING_CANDIDATE, S.FAILED, S.BUDGET_EXHAUSTED}),
+    S.RUNNING_CANDIDATE: frozenset({S.REVIEWING, S.FAILED, S.BUDGET_EXHAUSTED}),
+    S.REVIEWING: frozenset({S.EVIDENCE_READY, S.REPAIRING, S.BLOCKED, S.BUDGET_EXHAUSTED, S.FAILED}),
+    S.REPAIRING: frozenset({S.RUNNING_CANDIDATE, S.BLOCKED, S.BUDGET_EXHAUSTED, S.FAILED}),
+    S.EVIDENCE_READY: frozenset({S.ACCEPTED, S.REVISION_REQUESTED, S.ROLLED_BACK}),
+    S.BUDGET_EXHAUSTED: frozenset({S.REVISION_REQUESTED, S.ROLLED_BACK}),
+    S.BLOCKED: frozenset({S.REVISION_REQUESTED, S.ROLLED_BACK}),
+    S.FAILED: frozenset({S.REVISION_REQUESTED, S.ROLLED_BACK}),
+    # the designer answers the questions: the same request goes back to the requirement agent
+    S.NEEDS_CLARIFICATION: frozenset({S.PROPOSED}),
+    S.OUT_OF_SCOPE: frozenset(),
+    S.NO_CHANGE: frozenset(),
+    S.ACCEPTED: frozenset(),
+    S.REVISION_REQUESTED: frozenset(),
+    S.ROLLED_BACK: frozenset(),
 }
 STATES = tuple(TRANSITIONS)
-# The loop stops here and waits for a person.
-LOOP_END = frozenset({"evidence_ready", "budget_exhausted", "blocked", "failed",
-                      "needs_clarification", "out_of_scope", "no_change"})
-HUMAN_DECISIONS = frozenset({"accepted", "revision_requested", "rolled_back"})
-FINAL = HUMAN_DECISIONS | frozenset({"needs_clarification", "out_of_scope", "no_change"})
-WAITING = frozenset({"awaiting_authorization"}) | LOOP_END
+assert set(STATES) == set(Status), "every status has its row"
+
+# What a person may decide on a workflow in each status (the CLI and the console offer
+# exactly these; anything else is refused by ``check_transition``).
+DECISION_TARGET = {"accept": S.ACCEPTED, "revise": S.REVISION_REQUESTED, "rollback": S.ROLLED_BACK}
+
+
+def decisions_allowed(status: Status) -> list[str]:
+    return [name for name, target in DECISION_TARGET.items() if target in TRANSITIONS[status]]
 
 
 class IllegalTransition(Exception):
     def __init__(self, current: str, target: str) -> None:
-        allowed = ", ".join(sorted(TRANSITIONS.get(current, ()))) or "none (final)"
+        allowed = ", ".join(sorted(TRANSITIONS.get(current, ()))) or "none (final)"  # type: ignore[call-overload]
         super().__init__(f"cannot go from {current!r} to {target!r}; allowed from {current!r}: {allowed}")
         self.current, self.target = current, target
 
 
 def check_transition(current: str, target: str) -> None:
-    if current not in TRANSITIONS:
+    try:
+        allowed = TRANSITIONS[Status(current)]
+    except ValueError:
+        raise IllegalTransition(current, target) from None
+    if target not in allowed:
         raise IllegalTransition(current, target)
-    if target not in TRANSITIONS[current]:
-        raise IllegalTransition(current, target)
+
+
+__all__ = ["TRANSITIONS", "STATES", "LOOP_END", "HUMAN_DECISIONS", "FINAL", "WAITING", "DECISION_TARGET",
+           "IllegalTransition", "check_transition", "decisions_allowed"]

@@ -34,9 +34,10 @@ from gcv.cli.commands import agents_cmds
 from gcv.contract.canonical import sha256_hex
 from gcv.contract.loading import load_config
 from gcv.workflow.baselines import active_baseline
-from gcv.workflow.engine import Settings, WorkflowEngine
+from gcv.workflow.loop import WorkflowLoop
+from gcv.workflow.state import Settings, WorkflowState
 from gcv.workflow.guardrails import Budgets
-from gcv.workflow.store import Workspace
+from gcv.store.catalog import Workspace
 from tests.conftest import BASELINE_PATH, NetworkDisabledError
 from tests.support.fake_anthropic import TEST_KEY, FakeAnthropic, fake_anthropic, usage  # noqa: F401 - fixture
 from tests.support.simutil import Clock
@@ -64,13 +65,13 @@ def verdict(kind: str, intent: str | None = None, phase: str | None = None) -> d
 
 
 def run_engine(root: Path, request: str, *, provider: str = "anthropic",
-               budgets: Budgets | None = None) -> tuple[WorkflowEngine, dict[str, Any]]:
-    engine = WorkflowEngine(Workspace(root), clock=Clock())
+               budgets: Budgets | None = None) -> tuple[WorkflowLoop, dict[str, Any]]:
+    engine = WorkflowLoop(Workspace(root), clock=Clock())
     baseline, source = active_baseline(engine.ws, 0.0)
     wf = engine.create(request, baseline, Settings(provider=provider, budgets=budgets or Budgets()),
                        baseline_source=source)
     state = engine.advance(wf)
-    if state["status"] == "awaiting_authorization":
+    if state.status == "awaiting_authorization":
         engine.authorize(wf, actor="tester")
         state = engine.advance(wf)
     return engine, state
@@ -403,12 +404,12 @@ def test_review_intent_the_gate_refuses_goes_to_human_review(fake_anthropic: Fak
                          fake_anthropic.tool(REVIEW_TOOL, verdict("repair", "REDUCE_BULLET_LIFETIME", "phase_2"),
                                              usage_=usage(4000, 200)))
     _, state = run_engine(tmp_path, REPAIR)
-    assert state["status"] == "blocked" and state["terminal_reason"] == "human_review"
-    (rnd,) = state["rounds"]
-    assert "REDUCE_BULLET_LIFETIME" not in rnd["allowed"]["intents"]
-    assert rnd["gate"]["outcome"] == "human_review" and rnd["gate"]["accepted_as_proposed"] is False
-    assert rnd["gate"]["reason"].startswith("repair refused: REDUCE_BULLET_LIFETIME is not allowed")
-    assert state["usage"]["model_calls"] == 2 and state["usage"]["tokens"] == 6500 + 4200
+    assert state.status == "blocked" and state.terminal_reason == "human_review"
+    (rnd,) = state.rounds
+    assert "REDUCE_BULLET_LIFETIME" not in rnd.allowed.intents
+    assert rnd.gate.outcome == "human_review" and rnd.gate.accepted_as_proposed is False
+    assert rnd.gate.reason.startswith("repair refused: REDUCE_BULLET_LIFETIME is not allowed")
+    assert state.usage.model_calls == 2 and state.usage.tokens == 6500 + 4200
     review_request = fake_anthropic.requests[1].body
     assert review_request["tools"] == [review_tool()]
     user = review_request["messages"][0]["content"][0]["text"]
@@ -420,9 +421,10 @@ def test_refusal_ends_the_workflow_as_a_recorded_outcome(fake_anthropic: FakeAnt
     fake_anthropic.reply(fake_anthropic.message([{"type": "text", "text": "No."}], stop_reason="refusal",
                                                 usage_=usage(800, 3)))
     engine, state = run_engine(tmp_path, EASY)
-    assert state["status"] == "blocked" and state["terminal_reason"] == "agent_refused"
-    assert state["usage"] == {"candidate_runs": 0, "baseline_runs": 0, "model_calls": 1, "tokens": 803}
-    recorded = engine.ws.workflow_dir(state["id"]).activities()["requirement"]
+    assert state.status == "blocked" and state.terminal_reason == "agent_refused"
+    assert state.usage.model_dump() == {"candidate_runs": 0, "baseline_runs": 0, "model_calls": 1, "tokens": 803,
+                                         "population_runs": 0}
+    recorded = engine.ws.workflow_dir(state.id).activities()["requirement"]
     assert recorded["error"]["kind"] == "agent_refused" and recorded["calls"][0]["stop_reason"] == "refusal"
 
 
@@ -431,11 +433,12 @@ def test_token_budget_crossed_by_a_call_ends_the_loop(fake_anthropic: FakeAnthro
                          fake_anthropic.tool(REVIEW_TOOL, verdict("repair", "REDUCE_BULLET_SPEED", "phase_2"),
                                              usage_=usage(38_000, 2_000, 3_000, 2_000)))
     _, state = run_engine(tmp_path, REPAIR, budgets=Budgets(max_tokens=50_000))
-    assert state["status"] == "budget_exhausted" and state["terminal_reason"] == "token_budget"
-    assert state["usage"] == {"candidate_runs": 1, "baseline_runs": 1, "model_calls": 2, "tokens": 55_000}
-    assert state["best_round"] == 1 and state["final_candidate_hash"] == state["rounds"][0]["candidate_hash"]
+    assert state.status == "budget_exhausted" and state.terminal_reason == "token_budget"
+    assert state.usage.model_dump() == {"candidate_runs": 1, "baseline_runs": 1, "model_calls": 2, "tokens": 55_000,
+                                         "population_runs": 0}
+    assert state.best_round == 1 and state.final_candidate_hash == state.rounds[0].candidate_hash
     assert len(fake_anthropic.requests) == 2
-    assert "cumulative tokens reached 55000 > budget 50000" in state["terminal_message"]
+    assert "cumulative tokens reached 55000 > budget 50000" in state.terminal_message
 
 
 def test_token_budget_stops_a_retry_before_it_is_sent(fake_anthropic: FakeAnthropic, tmp_path: Path) -> None:
@@ -444,18 +447,19 @@ def test_token_budget_stops_a_retry_before_it_is_sent(fake_anthropic: FakeAnthro
                          fake_anthropic.tool(REVIEW_TOOL, verdict("repair", None, "phase_2"),
                                              usage_=usage(38_500, 1_000)))
     _, state = run_engine(tmp_path, REPAIR, budgets=Budgets(max_tokens=50_000))
-    assert state["status"] == "budget_exhausted" and state["terminal_reason"] == "token_budget"
-    assert state["usage"] == {"candidate_runs": 1, "baseline_runs": 1, "model_calls": 2, "tokens": 49_500}
+    assert state.status == "budget_exhausted" and state.terminal_reason == "token_budget"
+    assert state.usage.model_dump() == {"candidate_runs": 1, "baseline_runs": 1, "model_calls": 2, "tokens": 49_500,
+                                         "population_runs": 0}
     assert len(fake_anthropic.requests) == 2  # the retry was never sent
-    assert "retry 1" in state["terminal_message"] and "token budget" in state["terminal_message"]
+    assert "retry 1" in state.terminal_message and "token budget" in state.terminal_message
 
 
 def test_model_call_budget_stops_a_retry_before_it_is_sent(fake_anthropic: FakeAnthropic, tmp_path: Path) -> None:
     fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, answer(REPAIR), usage_=usage(8000, 2000)),
                          fake_anthropic.tool(REVIEW_TOOL, {**verdict("accept"), "score": 3}, usage_=usage(7000, 100)))
     _, state = run_engine(tmp_path, REPAIR, budgets=Budgets(max_model_calls=2))
-    assert state["status"] == "budget_exhausted" and state["terminal_reason"] == "model_call_budget"
-    assert state["usage"]["model_calls"] == 2 and state["usage"]["tokens"] == 10_000 + 7_100
+    assert state.status == "budget_exhausted" and state.terminal_reason == "model_call_budget"
+    assert state.usage.model_calls == 2 and state.usage.tokens == 10_000 + 7_100
     assert len(fake_anthropic.requests) == 2
 
 
@@ -488,11 +492,11 @@ def test_gcv_propose_without_a_key_is_a_usage_error(monkeypatch: pytest.MonkeyPa
 
 
 def _essence(ws: Path, wf_id: str) -> dict[str, Any]:
-    state = json.loads((ws / "workflows" / wf_id / "state.json").read_text())
-    return {"status": state["status"], "reason": state["terminal_reason"], "final": state["final_candidate_hash"],
-            "usage": state["usage"], "trace": state["trace"], "goal": state["goal_hash"],
-            "rounds": [(r["candidate_hash"], r.get("evaluation_hash"), r.get("gate")) for r in state["rounds"]],
-            "calls": state["agent_calls"]}
+    state = WorkflowState.model_validate_json((ws / "workflows" / wf_id / "state.json").read_text())
+    return {"status": state.status, "reason": state.terminal_reason, "final": state.final_candidate_hash,
+            "usage": state.usage, "trace": state.trace, "goal": state.goal_hash,
+            "rounds": [(r.candidate_hash, r.evaluation_hash, r.gate) for r in state.rounds],
+            "calls": state.agent_calls}
 
 
 @pytest.mark.slow
@@ -514,7 +518,7 @@ def test_gcv_run_with_claude_then_replay_without_any_request(fake_anthropic: Fak
     assert out["model_calls_used"] == 4 and out["tokens_used"] == 7800 + 9150 + 5290 + 5380
     assert len(fake_anthropic.requests) == 5
     recorded = _essence(ws, out["workflow_id"])
-    assert [g["intent"] for _, _, g in recorded["rounds"]] == ["REDUCE_BULLET_SPEED", None]
+    assert [g.intent for _, _, g in recorded["rounds"]] == ["REDUCE_BULLET_SPEED", None]
 
     # the key never reaches the workspace, the logs or a bundle
     from gcv.evidence.bundle import export_bundle
@@ -542,14 +546,14 @@ def test_replay_refuses_a_different_request_or_evidence(fake_anthropic: FakeAnth
     fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY)),
                          fake_anthropic.tool(REVIEW_TOOL, verdict("accept")))
     engine, state = run_engine(tmp_path / "a", EASY)
-    assert state["status"] == "evidence_ready"
-    d = engine.ws.workflow_dir(state["id"])
+    assert state.status == "evidence_ready"
+    d = engine.ws.workflow_dir(state.id)
     _, other = run_engine(tmp_path / "b", EASY + " please", provider=f"replay:{d.root}")
-    assert other["status"] == "failed" and other["terminal_reason"] == "replay_mismatch"
-    assert "request text differs" in other["terminal_message"] and other["usage"]["model_calls"] == 0
+    assert other.status == "failed" and other.terminal_reason == "replay_mismatch"
+    assert "request text differs" in other.terminal_message and other.usage.model_calls == 0
 
-    evaluation = d.get(state["rounds"][0]["evaluation_hash"])
-    allowed = state["rounds"][0]["allowed"]["intents"]
+    evaluation = d.get(state.rounds[0].evaluation_hash)
+    allowed = state.rounds[0].allowed.intents
     reviewer = get_review_provider(f"replay:{d.root}")
     with pytest.raises(ReplayMismatch, match="prompt differs"):  # same round and evaluation, other evidence
         reviewer.review({"round": 1, "evaluation": evaluation}, allowed)
@@ -566,10 +570,10 @@ def test_replay_refuses_a_different_request_or_evidence(fake_anthropic: FakeAnth
 @pytest.mark.slow
 def test_replay_of_an_offline_workflow(tmp_path: Path) -> None:
     engine, state = run_engine(tmp_path / "a", REPAIR, provider="offline")
-    source = engine.ws.workflow_dir(state["id"]).root
+    source = engine.ws.workflow_dir(state.id).root
     _, again = run_engine(tmp_path / "b", REPAIR, provider=f"replay:{source}")
-    assert (again["status"], again["final_candidate_hash"], again["usage"]) == (
-        state["status"], state["final_candidate_hash"], state["usage"])
+    assert (again.status, again.final_candidate_hash, again.usage) == (
+        state.status, state.final_candidate_hash, state.usage)
 
 
 def test_replay_needs_a_readable_recording(tmp_path: Path) -> None:

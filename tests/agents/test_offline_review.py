@@ -9,7 +9,7 @@ import pytest
 from gcv.agents.base import ReviewVerdict
 from gcv.agents.offline_review import OfflineReviewProvider, unhelpful_repairs
 from gcv.agents.review import (
-    RepairRecord, ReviewAgent, ReviewEvidence, get_review_provider, register_review_provider,
+    RepairHistoryEntry, ReviewAgent, ReviewEvidence, get_review_provider, register_review_provider,
     review_provider_names,
 )
 from gcv.contract.goal import Goal
@@ -79,25 +79,25 @@ def test_load_failures_come_before_danger_failures():
 def test_an_intent_that_did_not_help_on_that_phase_is_skipped():
     tel = over_budget(420)
     current = evidence(tel).evaluation.miss_score  # 0.2
-    worse = [RepairRecord(round=1, intent="REDUCE_BULLETS_PER_WAVE", phase_id="phase_2",
+    worse = [RepairHistoryEntry(round=1, intent="REDUCE_BULLETS_PER_WAVE", phase_id="phase_2",
                           miss_score=current - 0.05, passed=False)]
     v = review(evidence(tel, history=worse))
     assert v.intent == "INCREASE_WAVE_INTERVAL" and "did not lower" in v.reason
-    better = [RepairRecord(round=1, intent="REDUCE_BULLETS_PER_WAVE", phase_id="phase_2",
+    better = [RepairHistoryEntry(round=1, intent="REDUCE_BULLETS_PER_WAVE", phase_id="phase_2",
                            miss_score=current + 0.5, passed=False)]
     assert review(evidence(tel, history=better)).intent == "REDUCE_BULLETS_PER_WAVE"
-    elsewhere = [RepairRecord(round=1, intent="REDUCE_BULLETS_PER_WAVE", phase_id="phase_3",
+    elsewhere = [RepairHistoryEntry(round=1, intent="REDUCE_BULLETS_PER_WAVE", phase_id="phase_3",
                               miss_score=current, passed=False)]
     assert review(evidence(tel, history=elsewhere)).intent == "REDUCE_BULLETS_PER_WAVE"
 
 
 def test_unhelpful_repairs_read_the_next_rounds_score():
-    history = [RepairRecord(round=2, intent="B", phase_id="p", miss_score=0.5),
-               RepairRecord(round=1, intent="A", phase_id="p", miss_score=1.0),
-               RepairRecord(round=3, intent=None, miss_score=0.4)]
+    history = [RepairHistoryEntry(round=2, intent="B", phase_id="p", miss_score=0.5),
+               RepairHistoryEntry(round=1, intent="A", phase_id="p", miss_score=1.0),
+               RepairHistoryEntry(round=3, intent=None, miss_score=0.4)]
     # A: 1.0 -> 0.5 helped; B: 0.5 -> 0.4 helped; current 0.6 after round 3 (no repair chosen)
     assert unhelpful_repairs(history, 0.6) == set()
-    history[2] = RepairRecord(round=3, intent="C", phase_id="p", miss_score=0.4)
+    history[2] = RepairHistoryEntry(round=3, intent="C", phase_id="p", miss_score=0.4)
     assert unhelpful_repairs(history, 0.4) == {("C", "p")}
 
 
@@ -152,7 +152,7 @@ def test_the_offline_loop_repairs_a_dense_candidate_until_it_passes():
     goal = Goal(target_phase_ids=["phase_2"], pattern_type="spiral", bidirectional=True, pressure="increase")
     cand = variant(base(), "phase_2", bullets_per_wave=40, bidirectional=True, layer_count=2)
     agent = ReviewAgent(get_review_provider("offline"))
-    history: list[RepairRecord] = []
+    history: list[RepairHistoryEntry] = []
     outcomes = []
     for rnd in range(1, 11):
         tel = run(cand)
@@ -169,7 +169,7 @@ def test_the_offline_loop_repairs_a_dense_candidate_until_it_passes():
         out = apply_repair(candidate=cand, intent=result.intent, phase_id=result.phase_id,
                            evaluation=ev, goal=goal, baseline=base())
         assert out.ok and all(".pattern." in c.path for c in out.changes)
-        history.append(RepairRecord(round=rnd, intent=result.intent, phase_id=result.phase_id,
+        history.append(RepairHistoryEntry(round=rnd, intent=result.intent, phase_id=result.phase_id,
                                     miss_score=ev.miss_score, passed=ev.passed))
         cand = out.candidate
     assert outcomes[-1] == "accept" and ev.passed

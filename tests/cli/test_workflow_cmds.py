@@ -59,8 +59,15 @@ def test_decisions_promote_and_roll_back_baselines(cli) -> None:
     assert rows[1]["config_hash"] == out["final_candidate_hash"]
     code, shown = cli("baselines", "show", "2")
     assert code == 0 and shown["config"]["phases"][1]["pattern"]["bidirectional"] is True
-    code, rolled = cli("baselines", "rollback")
+    refused = CliRunner().invoke(app, ["baselines", "rollback"])  # a rollback is audited: who and why
+    assert refused.exit_code == 2 and "--actor" in refused.output
+    code, rolled = cli("baselines", "rollback", "--actor", "carol", "--note", "v2 breaks the tutorial")
     assert code == 0 and (rolled["from_version"], rolled["to_version"]) == (2, 1)
+    code, shown = cli("baselines", "show", "v1")
+    assert code == 0 and shown["active"] == 1
+    last = shown["activations"][-1]
+    assert (last["action"], last["from_version"], last["actor"], last["note"]) == \
+        ("rolled_back", 2, "carol", "v2 breaks the tutorial")
     code, listed = cli("list")
     assert [w["status"] for w in listed["workflows"]] == ["accepted"]
 

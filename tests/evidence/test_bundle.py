@@ -319,7 +319,7 @@ def test_bundles_of_other_outcomes_verify_with_replay(tmp_path: Path, request_te
 
 
 def test_an_agent_failure_is_a_verifiable_outcome(tmp_path: Path, no_keys) -> None:
-    from gcv.workflow.engine import Settings
+    from gcv.workflow.state import Settings
 
     ws, wf_id = run_workflow(tmp_path / "a", "make phase 3 slower")
     recording = ws.workflow_dir(wf_id).root
@@ -327,12 +327,12 @@ def test_an_agent_failure_is_a_verifiable_outcome(tmp_path: Path, no_keys) -> No
                             settings=Settings(provider=f"replay:{recording}"))
     report = verify_bundle(export_bundle(ws2, wf2, tmp_path / "e.zip"), replay=True)
     assert (report.status, report.ok) == ("failed", True), report.failed()
-    assert "replay_mismatch" in report.check("replay.final_status").message
+    assert "replay_mismatch" in report.check("replay.loop").message
 
 
 @pytest.mark.slow
 def test_population_evidence_is_bundled_and_replayed(tmp_path: Path, no_keys) -> None:
-    from gcv.workflow.engine import Settings
+    from gcv.workflow.state import Settings
 
     population = {"skills": ["novice"], "seeds": 4, "basis": "point",
                   "targets": [{"name": "novice never hit", "skill": "novice", "field": "hits_mean", "op": "<=",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gcv.evidence.safezip import BundleReadError, Limits, check_name, read_bundle
+from gcv.store.safezip import BundleReadError, Limits, check_name, read_bundle
 from gcv.evidence.verify import verify_bundle
 from tests.support.evidenceutil import zip_bytes
 

@@ -120,7 +120,9 @@ def test_a_forged_gameplay_figure_that_the_evaluation_reads_is_caught_by_replay(
     files["workflow/state.json"] = dump(state)
     report = check(rehash_manifest(files), tmp_path, replay=True)
     assert caught_by(report) == "replay.runs"
-    assert {"replay.runs", "replay.evaluations"} <= set(report.failed())
+    # the loop, re-run on the forged figure, evaluates it differently from the recorded evaluation
+    assert {"replay.runs", "replay.loop"} <= set(report.failed())
+    assert "evaluation_hash" in report.check("replay.loop").message
 
 
 def test_a_reordered_event_is_caught_by_the_event_chain(files: dict[str, bytes], tmp_path: Path) -> None:
@@ -222,7 +224,7 @@ def test_a_forged_gate_decision_is_caught_by_replay(files: dict[str, bytes], tmp
     rehash_manifest(files)
     assert check(files, tmp_path).ok
     report = check(files, tmp_path, replay=True)
-    assert caught_by(report) == "replay.reviews" and "policy gate" in report.first_failure.message
+    assert caught_by(report) == "replay.loop" and "$.rounds[0].gate.reason" in report.first_failure.message
 
 
 def test_a_forged_agent_verdict_is_caught_by_replay_of_the_raw_output(files: dict[str, bytes], tmp_path: Path) -> None:
@@ -236,7 +238,8 @@ def test_a_forged_agent_verdict_is_caught_by_replay_of_the_raw_output(files: dic
     rehash_manifest(files)
     assert check(files, tmp_path).ok
     report = check(files, tmp_path, replay=True)
-    assert caught_by(report) == "replay.reviews" and "raw model output" in report.first_failure.message
+    # the replay provider parses the recorded raw output again: the verdict it gives is the real one
+    assert caught_by(report) == "replay.loop" and "$.rounds[0].verdict.reason" in report.first_failure.message
 
 
 def test_a_forged_repair_is_caught_by_its_calculator(files: dict[str, bytes], tmp_path: Path) -> None:
@@ -249,7 +252,7 @@ def test_a_forged_repair_is_caught_by_its_calculator(files: dict[str, bytes], tm
     rehash_manifest(files)
     assert check(files, tmp_path).ok
     report = check(files, tmp_path, replay=True)
-    assert caught_by(report) == "replay.repairs"
+    assert caught_by(report) == "replay.loop" and "$.rounds[0].repair.explanation" in report.first_failure.message
 
 
 def test_a_changed_request_is_caught(files: dict[str, bytes], tmp_path: Path) -> None:
@@ -288,7 +291,7 @@ def test_a_forged_unity_run_replays_its_gameplay_and_reports_frame_times_not_rep
     files["workflow/state.json"] = dump(state)
     report = check(rehash_manifest(rerender_report(files)), tmp_path, replay=True)
     assert report.ok, (report.first_failure, report.failed())
-    engine = report.check("replay.engine_runs")
+    engine = report.check("replay.runs")
     assert engine.status == "passed" and "unity" in engine.message and "not replayable" in engine.message
     assert "low_fps" in engine.message and "average_fps" in engine.message
     # and a gameplay figure changed in the engine's telemetry is caught by its Python re-simulation
@@ -297,7 +300,7 @@ def test_a_forged_unity_run_replays_its_gameplay_and_reports_frame_times_not_rep
     state["rounds"][1]["run"]["telemetry_hash"] = content_hash(tel)
     files["workflow/state.json"] = dump(state)
     report = check(rehash_manifest(files), tmp_path, replay=True)
-    assert caught_by(report) == "replay.engine_runs" and "player_hits" in report.first_failure.message
+    assert caught_by(report) == "replay.runs" and "player_hits" in report.first_failure.message
 
 
 def test_an_edited_report_is_caught_by_re_rendering_it(files: dict[str, bytes], tmp_path: Path) -> None:

@@ -11,8 +11,9 @@ from typing import Any
 from gcv.evidence.manifest import subject_pairs, subjects
 from gcv.evidence.merkle import merkle_root
 from gcv.workflow.baselines import active_baseline
-from gcv.workflow.engine import Settings, WorkflowEngine
-from gcv.workflow.store import Workspace
+from gcv.workflow.loop import WorkflowLoop
+from gcv.workflow.state import Settings
+from gcv.store.catalog import Workspace
 
 REQUEST = ("make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive "
            "and keep the low FPS at 55 or above")
@@ -24,11 +25,11 @@ from tests.support.simutil import Clock  # noqa: F401 - re-exported for the evid
 def run_workflow(root: Path, request: str = REQUEST, *, authorize: bool = True,
                  settings: Settings | None = None) -> tuple[Workspace, str]:
     """A real workflow (offline agents, python-sim by default) in a workspace at ``root``."""
-    engine = WorkflowEngine(Workspace(root), clock=Clock())
+    engine = WorkflowLoop(Workspace(root), clock=Clock())
     baseline, source = active_baseline(engine.ws, 0.0)
     wf_id = engine.create(request, baseline, settings or Settings(), baseline_source=source)
     state = engine.advance(wf_id)
-    if authorize and state["status"] == "awaiting_authorization":
+    if authorize and state.status == "awaiting_authorization":
         engine.authorize(wf_id, actor="tester")
         engine.advance(wf_id)
     return engine.ws, wf_id

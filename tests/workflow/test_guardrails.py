@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from gcv.workflow import guardrails as g
+from gcv.workflow.state import Usage
 
 B = g.Budgets()
 
 
-def usage(runs: int = 0, calls: int = 0, tokens: int = 0) -> dict[str, int]:
-    return {"candidate_runs": runs, "model_calls": calls, "tokens": tokens, "baseline_runs": 1}
+def usage(runs: int = 0, calls: int = 0, tokens: int = 0) -> Usage:
+    return Usage(candidate_runs=runs, model_calls=calls, tokens=tokens, baseline_runs=1)
 
 
 def test_defaults_match_the_issue() -> None:

@@ -15,11 +15,11 @@ import pytest
 
 from gcv.agents.base import AgentCall, ReviewVerdict, Usage
 from gcv.agents.errors import AgentOutputInvalid
-from gcv.agents.review import register_review_provider
 from gcv.workflow.baselines import active_baseline
-from gcv.workflow.engine import Settings, WorkflowEngine
+from gcv.workflow.loop import WorkflowLoop
+from gcv.workflow.state import Settings
 from gcv.workflow.guardrails import Budgets
-from gcv.workflow.store import Workspace
+from gcv.store.catalog import Workspace
 from tests.support.simutil import Clock
 
 START = ["proposed", "awaiting_authorization", "authorized", "running_baseline", "running_candidate", "reviewing"]
@@ -82,19 +82,19 @@ CASES: list[tuple[str, list[str], str, list[str | None]]] = [
 
 
 def run_workflow(root: Path, request: str, *, settings: Settings | None = None,
-                 clock: Clock | None = None) -> tuple[WorkflowEngine, dict[str, Any]]:
-    engine = WorkflowEngine(Workspace(root), clock=clock or Clock())
+                 clock: Clock | None = None) -> tuple[WorkflowLoop, dict[str, Any]]:
+    engine = WorkflowLoop(Workspace(root), clock=clock or Clock())
     baseline, source = active_baseline(engine.ws, 0.0)
     wf = engine.create(request, baseline, settings or Settings(), baseline_source=source)
     state = engine.advance(wf)
-    if state["status"] == "awaiting_authorization":
+    if state.status == "awaiting_authorization":
         engine.authorize(wf, actor="tester")
         state = engine.advance(wf)
     return engine, state
 
 
-def path_of(engine: WorkflowEngine, state: dict[str, Any]) -> list[str]:
-    return [e["to"] for e in engine.ws.workflow_dir(state["id"]).events() if e["type"] in ("created", "transition")]
+def path_of(engine: WorkflowLoop, state: dict[str, Any]) -> list[str]:
+    return [e["to"] for e in engine.ws.workflow_dir(state.id).events() if e["type"] in ("created", "transition")]
 
 
 @pytest.mark.slow
@@ -102,30 +102,30 @@ def path_of(engine: WorkflowEngine, state: dict[str, Any]) -> list[str]:
 def test_path(tmp_path: Path, request_text: str, path: list[str], reason: str, intents: list[str | None]) -> None:
     engine, state = run_workflow(tmp_path, request_text)
     assert path_of(engine, state) == path
-    assert state["terminal_reason"] == reason
-    assert [(r.get("gate") or {}).get("intent") for r in state["rounds"] if "gate" in r] == intents
+    assert state.terminal_reason == reason
+    assert [r.gate.intent for r in state.rounds if r.gate is not None] == intents
     if path[-1] == "evidence_ready":
-        ev = engine.ws.workflow_dir(state["id"]).get(state["rounds"][-1]["evaluation_hash"])
+        ev = engine.ws.workflow_dir(state.id).get(state.rounds[-1].evaluation_hash)
         assert ev["passed"] and all(c["passed"] for c in ev["checks"] + ev["intent_checks"])
-        assert state["final_candidate_hash"] == state["rounds"][-1]["candidate_hash"]
+        assert state.final_candidate_hash == state.rounds[-1].candidate_hash
     if path[-1] == "blocked" and len(path) == 2:
-        assert state["requirement"]["issues"], "a blocked request names the field and the allowed range"
-    assert len(state["trace"]) >= 1
+        assert state.requirement.issues, "a blocked request names the field and the allowed range"
+    assert len(state.trace) >= 1
 
 
 def test_blocked_requests_name_the_layer_rule(tmp_path: Path) -> None:
     _, state = run_workflow(tmp_path / "a", "make phase 2 a denser bidirectional spiral with 24 bullets per wave")
-    assert any(i["rule_id"].startswith("rules.") for i in state["requirement"]["issues"])
+    assert any(i["rule_id"].startswith("rules.") for i in state.requirement.issues)
     _, state = run_workflow(tmp_path / "b", "200 bullets every 0.02 s")
-    fields = {i["field"] for i in state["requirement"]["issues"]}
+    fields = {i["field"] for i in state.requirement.issues}
     assert any("bullets_per_wave" in f for f in fields) and any("wave_interval_ms" in f for f in fields)
 
 
 def test_trace_line_format(tmp_path: Path) -> None:
     _, state = run_workflow(tmp_path, CASES[7][0])
-    assert state["trace"][1].startswith("[round 1] running_candidate -> reviewing | ")
-    assert state["trace"][1].endswith("| intent REDUCE_BULLET_SPEED")
-    assert "player_hits 5>3 FAIL" in state["trace"][1]
+    assert state.trace[1].startswith("[round 1] running_candidate -> reviewing | ")
+    assert state.trace[1].endswith("| intent REDUCE_BULLET_SPEED")
+    assert "player_hits 5>3 FAIL" in state.trace[1]
 
 
 # --- guardrails driven by scripted reviewers ------------------------------------------
@@ -156,13 +156,8 @@ class BrokenReviewer(ScriptedReviewer):
 
 
 def _with_reviewer(monkeypatch: pytest.MonkeyPatch, reviewer: Any) -> None:
-    from gcv.agents import requirement as req_mod
-    from gcv.agents import review as review_mod
-
-    register_review_provider("scripted", lambda: reviewer)
-    offline = req_mod.get_requirement_provider("offline")
-    monkeypatch.setitem(req_mod._PROVIDERS, "scripted", lambda *a: offline) if hasattr(req_mod, "_PROVIDERS") else None
-    monkeypatch.setattr(review_mod, "get_review_provider", lambda name: reviewer)
+    """Every loop built from now on gets ``reviewer`` as its review provider."""
+    monkeypatch.setattr("gcv.workflow.activities.get_review_provider", lambda name: reviewer)
 
 
 FAILING = "make phase 1 an aimed fan with 9 bullets every 300 ms"
@@ -176,16 +171,16 @@ def _noop_repair(monkeypatch: pytest.MonkeyPatch) -> None:
         return RepairOutcome(ok=True, intent=intent, phase_id=phase_id, candidate=candidate, changes=[],
                              explanation="no-op (test double)")
 
-    monkeypatch.setattr("gcv.repair.calculators.apply_repair", apply_repair)
+    monkeypatch.setattr("gcv.workflow.loop.apply_repair", apply_repair)
 
 
 def test_spin_same_intent_on_identical_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _with_reviewer(monkeypatch, ScriptedReviewer("REDUCE_BULLET_SPEED"))
     _noop_repair(monkeypatch)
     engine, state = run_workflow(tmp_path, FAILING, settings=Settings(budgets=Budgets(max_candidate_runs=5, max_model_calls=8)))
-    assert state["terminal_reason"] == "spin", state["trace"]
+    assert state.terminal_reason == "spin", state.trace
     assert path_of(engine, state) == START + ["repairing", "running_candidate", "reviewing", "blocked"]
-    assert state["trace"][-1].startswith("[round 2] stop: spin")
+    assert state.trace[-1].startswith("[round 2] stop: spin")
 
 
 @pytest.mark.slow
@@ -194,54 +189,54 @@ def test_stagnation_two_rounds_without_improvement(tmp_path: Path, monkeypatch: 
     _with_reviewer(monkeypatch, ScriptedReviewer("REDUCE_BULLET_SPEED"))
     _noop_repair(monkeypatch)
     engine, state = run_workflow(tmp_path, FAILING, settings=Settings(budgets=Budgets(max_candidate_runs=6, max_model_calls=10)))
-    assert state["terminal_reason"] == "stagnation", state["trace"]
-    assert state["usage"]["candidate_runs"] == 3
-    assert state["best_round"] == 1  # the best verified candidate is kept
+    assert state.terminal_reason == "stagnation", state.trace
+    assert state.usage.candidate_runs == 3
+    assert state.best_round == 1  # the best verified candidate is kept
 
 
 def test_deadline_ends_gracefully_with_the_best_candidate(tmp_path: Path) -> None:
     settings = Settings(budgets=Budgets(deadline_seconds=30))
     engine, state = run_workflow(tmp_path, FAILING, settings=settings, clock=Clock(step=4.0))
-    assert state["terminal_reason"] == "deadline", state["trace"]
-    assert state["status"] == "budget_exhausted"
-    assert state["final_candidate_hash"] is not None and state["best_round"] is not None
+    assert state.terminal_reason == "deadline", state.trace
+    assert state.status == "budget_exhausted"
+    assert state.final_candidate_hash is not None and state.best_round is not None
 
 
 def test_model_call_budget(tmp_path: Path) -> None:
     settings = Settings(budgets=Budgets(max_model_calls=2, max_candidate_runs=5))
     engine, state = run_workflow(tmp_path, FAILING, settings=settings)
-    assert state["terminal_reason"] == "model_call_budget"
-    assert state["usage"]["model_calls"] == 2
+    assert state.terminal_reason == "model_call_budget"
+    assert state.usage.model_calls == 2
 
 
 def test_token_budget_from_provider_usage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _with_reviewer(monkeypatch, ScriptedReviewer("REDUCE_BULLET_SPEED", tokens=7000))
     settings = Settings(budgets=Budgets(max_tokens=10_000, max_candidate_runs=5, max_model_calls=10))
     engine, state = run_workflow(tmp_path, FAILING, settings=settings)
-    assert state["terminal_reason"] == "token_budget", state["trace"]
+    assert state.terminal_reason == "token_budget", state.trace
     # The first review (7000) fits; the second either would cross (estimate checked before
     # the call) or does cross (checked after it): both are the token-budget rule.
-    if state["usage"]["tokens"] == 7000:
-        assert "would reach" in state["terminal_message"]
+    if state.usage.tokens == 7000:
+        assert "would reach" in state.terminal_message
     else:
-        assert state["usage"]["tokens"] == 14_000 and "reached 14000" in state["terminal_message"]
+        assert state.usage.tokens == 14_000 and "reached 14000" in state.terminal_message
 
 
 def test_token_budget_checked_before_the_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reviewer = ScriptedReviewer("REDUCE_BULLET_SPEED", tokens=7000)
     _with_reviewer(monkeypatch, reviewer)
     engine, state = run_workflow(tmp_path, FAILING, settings=Settings(budgets=Budgets(max_tokens=50)))
-    assert state["terminal_reason"] == "token_budget"
-    assert state["usage"]["tokens"] == 0 and state["usage"]["model_calls"] == 1  # only the offline requirement
+    assert state.terminal_reason == "token_budget"
+    assert state.usage.tokens == 0 and state.usage.model_calls == 1  # only the offline requirement
 
 
 def test_malformed_output_after_retries_is_recorded_and_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _with_reviewer(monkeypatch, BrokenReviewer("STOP"))
     engine, state = run_workflow(tmp_path, FAILING)
-    assert state["status"] == "blocked" and state["terminal_reason"] == "agent_output_invalid"
-    assert state["usage"]["model_calls"] == 3  # the requirement call + the call and its retry
+    assert state.status == "blocked" and state.terminal_reason == "agent_output_invalid"
+    assert state.usage.model_calls == 3  # the requirement call + the call and its retry
 
 
 def test_offline_loop_uses_no_tokens(tmp_path: Path) -> None:
     _, state = run_workflow(tmp_path, CASES[0][0])
-    assert state["usage"]["tokens"] == 0
+    assert state.usage.tokens == 0

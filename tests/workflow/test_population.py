@@ -9,7 +9,7 @@ import pytest
 from gcv.evaluation.population import DEFAULT_POPULATION, parse_population
 from gcv.sim.batch import run_batch
 from gcv.sim.program import compile_program
-from gcv.workflow.engine import Settings
+from gcv.workflow.state import Settings
 from tests.workflow.test_paths import run_workflow
 
 REQUEST = "make the last phase a bidirectional petal with 3 layers"
@@ -28,15 +28,15 @@ def test_parse_population() -> None:
 @pytest.mark.slow
 def test_population_checks_join_the_evaluation(tmp_path: Path) -> None:
     engine, state = run_workflow(tmp_path, REQUEST, settings=Settings(population=parse_population("average:8")))
-    d = engine.ws.workflow_dir(state["id"])
-    final = d.get(state["rounds"][-1]["evaluation_hash"])
+    d = engine.ws.workflow_dir(state.id)
+    final = d.get(state.rounds[-1].evaluation_hash)
     names = [c["name"] for c in final["checks"]]
     assert "population_survival_rate" in names and "population_hits_p90" in names
-    assert state["usage"]["population_runs"] == 8 * (1 + len(state["rounds"]))
-    summary = d.get(state["rounds"][-1]["population"]["summary_hash"])
+    assert state.usage.population_runs == 8 * (1 + len(state.rounds))
+    summary = d.get(state.rounds[-1].population.summary_hash)
     assert summary["seeds"] == 8 and summary["skills"][0]["skill"] == "average"
     # the population is the same as eight single runs of the final candidate
-    program = compile_program(engine._config(d, state["rounds"][-1]["candidate_hash"]))
+    program = compile_program(engine._config(d, state.rounds[-1].candidate_hash))
     singles = run_batch(program, [(s, {"kind": "bot", "skill": "average"}) for s in range(8)])
     survival = sum(t["status"] == "completed" for t in singles) / 8
     assert summary["skills"][0]["survival_rate"] == survival
@@ -48,14 +48,14 @@ def test_a_failing_population_drives_a_repair(tmp_path: Path) -> None:
               "targets": [{"name": "novice never hit", "skill": "novice", "field": "hits_mean",
                            "op": "<=", "value": 0.0}]}
     engine, state = run_workflow(tmp_path, "make phase 3 much denser", settings=Settings(population=strict))
-    d = engine.ws.workflow_dir(state["id"])
-    first = d.get(state["rounds"][0]["evaluation_hash"])
+    d = engine.ws.workflow_dir(state.id)
+    first = d.get(state.rounds[0].evaluation_hash)
     (pop,) = [c for c in first["checks"] if c["name"].startswith("population")]
     assert (pop["name"], pop["field"], pop["passed"], pop["phase_id"]) == (
         "population_hits_mean", "population.novice.hits_mean", False, "phase_3")
     assert "95% interval" in pop["detail"]
     # The scripted player passes; only the population fails, and the gate treats it as danger.
-    assert state["trace"][1] == ("[round 1] running_candidate -> reviewing | population_hits_mean 0.25>0 FAIL "
+    assert state.trace[1] == ("[round 1] running_candidate -> reviewing | population_hits_mean 0.25>0 FAIL "
                                  "| intent REDUCE_BULLET_SPEED")
-    assert "REDUCE_BULLET_SPEED" in state["rounds"][0]["allowed"]["intents"]
-    assert state["status"] == "evidence_ready" and len(state["rounds"]) == 3
+    assert "REDUCE_BULLET_SPEED" in state.rounds[0].allowed.intents
+    assert state.status == "evidence_ready" and len(state.rounds) == 3

@@ -19,38 +19,41 @@ from pathlib import Path
 import pytest
 
 from gcv.sim.telemetry import gameplay_view
-from gcv.workflow.engine import Settings, WorkflowEngine
-from gcv.workflow.store import CRASH, Workspace, verify_chain
+from gcv.workflow.loop import WorkflowLoop
+from gcv.workflow.state import Settings
+from gcv.store.atomic import CRASH
+from gcv.store.catalog import Workspace
+from gcv.store.logs import verify_chain
 from gcv.workflow.baselines import active_baseline
 from tests.support.simutil import Clock
 
 REQUEST = "make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS at 55 or above"
 
 
-def _start(root: Path) -> tuple[WorkflowEngine, str]:
-    engine = WorkflowEngine(Workspace(root), clock=Clock(0.5))
+def _start(root: Path) -> tuple[WorkflowLoop, str]:
+    engine = WorkflowLoop(Workspace(root), clock=Clock(0.5))
     baseline, source = active_baseline(engine.ws, 0.0)
     return engine, engine.create(REQUEST, baseline, Settings(), baseline_source=source)
 
 
-def _drive(engine: WorkflowEngine, wf_id: str) -> dict:
+def _drive(engine: WorkflowLoop, wf_id: str) -> dict:
     state = engine.advance(wf_id)
-    if state["status"] == "awaiting_authorization":
+    if state.status == "awaiting_authorization":
         engine.authorize(wf_id, actor="tester")
         state = engine.advance(wf_id)
     return state
 
 
-def _essence(engine: WorkflowEngine, state: dict) -> dict:
-    d = engine.ws.workflow_dir(state["id"])
-    telemetry = [d.get(r["run"]["telemetry_hash"]) for r in state["rounds"] if r.get("run")]
+def _essence(engine: WorkflowLoop, state: dict) -> dict:
+    d = engine.ws.workflow_dir(state.id)
+    telemetry = [d.get(r.run.telemetry_hash) for r in state.rounds if r.run]
     for t in telemetry:
         t.pop("wall_time_ms", None)
     return {
-        "status": state["status"], "reason": state["terminal_reason"],
-        "final": state["final_candidate_hash"], "usage": state["usage"],
-        "rounds": [(r["candidate_hash"], r.get("miss_score"), (r.get("gate") or {}).get("intent")) for r in state["rounds"]],
-        "telemetry": telemetry, "trace": state["trace"],
+        "status": state.status, "reason": state.terminal_reason,
+        "final": state.final_candidate_hash, "usage": state.usage,
+        "rounds": [(r.candidate_hash, r.miss_score, r.gate.intent if r.gate else None) for r in state.rounds],
+        "telemetry": telemetry, "trace": state.trace,
         "transitions": [(e.get("from"), e.get("to")) for e in d.events() if e["type"] == "transition"],
     }
 
@@ -59,7 +62,7 @@ def _essence(engine: WorkflowEngine, state: dict) -> dict:
 def reference(tmp_path_factory: pytest.TempPathFactory) -> dict:
     engine, wf = _start(tmp_path_factory.mktemp("ref"))
     state = _drive(engine, wf)
-    assert state["status"] == "evidence_ready"
+    assert state.status == "evidence_ready"
     return _essence(engine, state)
 
 
@@ -93,7 +96,7 @@ def test_kill_at_every_durable_write_then_resume(tmp_path: Path, reference: dict
         rows = ws.list_workflows()
         if not rows:
             continue  # died before the workflow was registered: nothing to resume
-        engine = WorkflowEngine(ws, clock=Clock(0.5))
+        engine = WorkflowLoop(ws, clock=Clock(0.5))
         try:
             engine.load(rows[0]["id"])
         except Exception:  # noqa: BLE001 - died between registration and the first state write
@@ -121,7 +124,7 @@ def test_sigkill_a_real_run_and_resume(tmp_path: Path, reference: dict) -> None:
         if not rows:
             continue
         wf = rows[0]["id"]
-        engine = WorkflowEngine(Workspace(home))
+        engine = WorkflowLoop(Workspace(home))
         try:
             _, state = engine.load(wf)
         except Exception:  # noqa: BLE001
@@ -137,5 +140,5 @@ def test_sigkill_a_real_run_and_resume(tmp_path: Path, reference: dict) -> None:
         assert summary["final_candidate_hash"] == reference["final"]
         _, state = engine.load(wf)
         d = engine.ws.workflow_dir(wf)
-        tels = [gameplay_view(d.get(r["run"]["telemetry_hash"])) for r in state["rounds"] if r.get("run")]
+        tels = [gameplay_view(d.get(r.run.telemetry_hash)) for r in state.rounds if r.run]
         assert tels == [gameplay_view(t) for t in reference["telemetry"]]

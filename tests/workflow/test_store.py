@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from gcv.workflow.store import GENESIS, StoreError, Workspace, verify_chain
+from gcv.store.catalog import Workspace
+from gcv.store.errors import StoreError
+from gcv.store.logs import GENESIS, verify_chain
 
 
 def test_artifacts_are_content_addressed_and_checked(tmp_path: Path) -> None:

@@ -42,9 +42,9 @@ def _baseline_resolver():
     """``baseline:vN`` / ``baseline:active`` from the workspace's baseline registry."""
     def resolve(ref: str) -> tuple[Any, str]:
         from gcv.contract.models import BulletHellConfig
-        from gcv.paths import workspace_root
+        from gcv.store.paths import workspace_root
         from gcv.workflow.baselines import active_baseline, ensure_registry
-        from gcv.workflow.store import Workspace
+        from gcv.store.catalog import Workspace
 
         ws = Workspace(workspace_root())
         now = time.time()

@@ -23,8 +23,8 @@ STATUS_MARK = {"passed": "[green]ok[/]", "failed": "[bold red]FAIL[/]", "skipped
 
 
 def _workspace():
-    from gcv.paths import workspace_root
-    from gcv.workflow.store import Workspace
+    from gcv.store.paths import workspace_root
+    from gcv.store.catalog import Workspace
 
     return Workspace(workspace_root())
 

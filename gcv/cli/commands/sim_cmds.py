@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         from engine_runners.python_sim import PythonSimRunner
         from engine_runners.requests import build_request
         from gcv.contract.models import BulletHellConfig
-        from gcv.paths import workspace_root
+        from gcv.store.paths import workspace_root
         from gcv.sim.players import PlayerSpecError, parse_player
         from gcv.validation.validate import validate
 

@@ -8,6 +8,7 @@ Exit codes of ``gcv run`` / ``gcv resume`` (documented in the README):
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Any, Optional
 
@@ -16,64 +17,37 @@ from rich.table import Table
 
 from gcv.cli.output import console, emit_json, fail_usage
 
-EXIT_BY_STATUS = {
-    "evidence_ready": 0, "accepted": 0, "needs_clarification": 3, "out_of_scope": 3, "no_change": 3,
-    "blocked": 4, "budget_exhausted": 5, "failed": 6, "awaiting_authorization": 7,
-    "revision_requested": 0, "rolled_back": 0,
-}
 
 baselines_app = typer.Typer(help="The baseline registry: versions with provenance.", no_args_is_help=True)
 
 
 def _workspace():
-    from gcv.paths import workspace_root
-    from gcv.workflow.store import Workspace
+    # lazy: the store (and pydantic behind it) only for the commands that use the workspace
+    from gcv.store.catalog import Workspace
+    from gcv.store.paths import workspace_root
 
     return Workspace(workspace_root())
 
 
 def _engine(json_mode: bool, quiet: bool = False):
-    from gcv.workflow.engine import WorkflowEngine
+    from gcv.workflow.loop import WorkflowLoop  # lazy: the loop imports every layer below it
 
     err = console(stderr=True)
     trace = (lambda line: None) if quiet else (lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
-    return WorkflowEngine(_workspace(), on_trace=trace)
+    return WorkflowLoop(_workspace(), on_trace=trace)
 
 
-def summary_object(engine, state: dict[str, Any]) -> dict[str, Any]:
+def summary_object(engine, state) -> dict[str, Any]:
     """The machine summary of a workflow (the `--json` object of run/resume/status)."""
-    d = engine.ws.workflow_dir(state["id"])
-    final = None
-    evaluation = None
-    if state.get("final_candidate_hash"):
-        final = d.get(state["final_candidate_hash"])
-    rounds = state.get("rounds", [])
-    chosen = next((r for r in rounds if r["round"] == state.get("best_round")), None)
-    if chosen is None and rounds and rounds[-1].get("evaluation_hash"):
-        chosen = rounds[-1]
-    if chosen and chosen.get("evaluation_hash"):
-        evaluation = d.get(chosen["evaluation_hash"])
-    req = state.get("requirement") or {}
-    return {
-        "workflow_id": state["id"], "status": state["status"], "terminal_reason": state.get("terminal_reason"),
-        "terminal_message": state.get("terminal_message"), "decision": req.get("decision"),
-        "questions": req.get("questions", []), "issues": req.get("issues", []),
-        "runs_used": state["usage"]["candidate_runs"] + state["usage"]["baseline_runs"],
-        "candidate_runs_used": state["usage"]["candidate_runs"], "model_calls_used": state["usage"]["model_calls"],
-        "tokens_used": state["usage"]["tokens"], "round": state.get("round"), "best_round": state.get("best_round"),
-        "final_candidate": final, "final_candidate_hash": state.get("final_candidate_hash"),
-        "evaluation": evaluation, "trace": state.get("trace", []), "authorization": state.get("authorization"),
-        "human_decision": state.get("human_decision"), "engine": state["settings"]["engine"],
-        "engines_used": sorted({r["engine"] for r in [state.get("baseline_run") or {}] + [x.get("run") or {} for x in rounds]
-                                if r.get("engine")}),
-        "provider": state["settings"]["provider"], "workspace": str(d.root),
-    }
+    from gcv.workflow.summary import summary_object as summary  # lazy, as above
+
+    return summary(engine.ws.workflow_dir(state.id), state)
 
 
-def _print_summary(engine, state: dict[str, Any]) -> None:
+def _print_summary(engine, state) -> None:
     con = console()
     s = summary_object(engine, state)
-    d = engine.ws.workflow_dir(state["id"])
+    d = engine.ws.workflow_dir(state.id)
     colour = {"evidence_ready": "green", "accepted": "green", "budget_exhausted": "yellow"}.get(s["status"], "red")
     con.print(f"[bold]workflow[/] {s['workflow_id']}  [{colour}]{s['status']}[/]"
               + (f"  ({s['terminal_reason']})" if s["terminal_reason"] else ""))
@@ -84,11 +58,11 @@ def _print_summary(engine, state: dict[str, Any]) -> None:
     for issue in s["issues"]:
         con.print(f"  issue: {issue.get('field')}: {issue.get('message')} (allowed: {issue.get('allowed')})",
                   markup=False)
-    baseline_tel = d.get(state["baseline_run"]["telemetry_hash"]) if (state.get("baseline_run") or {}).get("telemetry_hash") else None
-    rounds = [r for r in state.get("rounds", []) if (r.get("run") or {}).get("telemetry_hash")]
+    baseline_tel = d.get(state.baseline_run.telemetry_hash) if state.baseline_run and state.baseline_run.telemetry_hash else None
+    rounds = [r for r in state.rounds if r.run is not None and r.run.telemetry_hash]
     if baseline_tel and rounds:
-        table = Table("figure", "baseline", *[f"candidate {r['round']}" for r in rounds], title="Telemetry")
-        tels = [d.get(r["run"]["telemetry_hash"]) for r in rounds]
+        table = Table("figure", "baseline", *[f"candidate {r.round}" for r in rounds], title="Telemetry")
+        tels = [d.get(r.run.telemetry_hash) for r in rounds]
         for key in ("status", "peak_alive_bullets", "player_hits", "survival_ticks", "low_fps",
                     "phases_reached", "total_bullets_spawned", "grazes"):
             table.add_row(key, str(baseline_tel[key]), *[str(t[key]) for t in tels])
@@ -108,31 +82,34 @@ def _print_summary(engine, state: dict[str, Any]) -> None:
               f"tokens {s['tokens_used']}  |  workspace {s['workspace']}", markup=False)
 
 
-def _evidence(engine, state: dict[str, Any], json_mode: bool) -> dict[str, str]:
+def _when(ts: float | None) -> str:
+    return "-" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+
+
+def _evidence(engine, state, json_mode: bool) -> dict[str, str]:
     """Write the report and the bundle at the end of the loop (never fails the run)."""
-    if state["status"] == "awaiting_authorization":
+    if state.status == "awaiting_authorization":
         return {}
     from gcv.evidence.collect import EvidenceError
     from gcv.evidence.finalize import finalize_evidence
 
     try:
-        paths = finalize_evidence(engine.ws, state["id"])
+        paths = finalize_evidence(engine.ws, state.id)
     except EvidenceError as exc:
         console(stderr=True).print(f"evidence not written: {exc}", markup=False)
         return {}
     except Exception as exc:  # noqa: BLE001 - the workflow's result stands; say what failed
         console(stderr=True).print(f"evidence not written (internal error, please report): "
                                    f"{type(exc).__name__}: {exc}; the workflow itself is recorded in "
-                                   f"{engine.ws.workflow_dir(state['id']).root}", markup=False)
+                                   f"{engine.ws.workflow_dir(state.id).root}", markup=False)
         return {}
     return {name: str(path) for name, path in paths.items()}
 
 
-def _finish(engine, state: dict[str, Any], json_mode: bool, *, evidence: bool = True) -> None:
+def _finish(engine, state, json_mode: bool, *, evidence: bool = True) -> None:
     paths = _evidence(engine, state, json_mode) if evidence else {}
     if json_mode:
-        emit_json({**summary_object(engine, state), "evidence": paths,
-                   "exit_code": EXIT_BY_STATUS.get(state["status"], 1)})
+        emit_json({**summary_object(engine, state), "evidence": paths, "exit_code": state.status.exit_code})
     else:
         _print_summary(engine, state)
         con = console()
@@ -141,10 +118,10 @@ def _finish(engine, state: dict[str, Any], json_mode: bool, *, evidence: bool = 
         if paths.get("bundle"):
             con.print(f"bundle: {paths['bundle']}", markup=False, soft_wrap=True)
             con.print(f"verify: gcv verify {paths['bundle']} --replay", markup=False, soft_wrap=True)
-    raise typer.Exit(EXIT_BY_STATUS.get(state["status"], 1))
+    raise typer.Exit(state.status.exit_code)
 
 
-def _advance(engine, wf_id: str, json_mode: bool) -> dict[str, Any]:
+def _advance(engine, wf_id: str, json_mode: bool):
     err = console(stderr=True)
     if json_mode or not err.is_terminal:
         return engine.advance(wf_id)
@@ -174,8 +151,8 @@ def register(app: typer.Typer) -> None:
         from engine_runners.registry import UnknownEngineError, get_runner
         from gcv.contract.loading import GcvInputError
         from gcv.workflow.baselines import resolve_baseline
-        from gcv.workflow.engine import Settings, default_actor
-        from gcv.workflow.guardrails import Budgets
+        from gcv.workflow.loop import default_actor
+        from gcv.workflow.state import Budgets, Settings
 
         if not request.strip():
             fail_usage("the request is empty; describe the change in plain language", json_mode=json_mode)
@@ -205,7 +182,7 @@ def register(app: typer.Typer) -> None:
             console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name}, provider {provider})",
                                        markup=False)
         state = _advance(engine, wf_id, json_mode)
-        if state["status"] == "awaiting_authorization":
+        if state.status == "awaiting_authorization":
             if yes:
                 engine.authorize(wf_id, actor=default_actor(), via="--yes")
             elif sys.stdin.isatty() and not json_mode:
@@ -234,23 +211,25 @@ def register(app: typer.Typer) -> None:
         json_mode: bool = typer.Option(False, "--json"),
     ) -> None:
         """Authorize a proposed workflow's engine runs (nothing runs before this)."""
-        from gcv.workflow.engine import WorkflowError
-        from gcv.workflow.guardrails import Budgets
+        from gcv.store.errors import StoreError
+        from gcv.workflow.loop import WorkflowError
+        from gcv.workflow.state import Budgets
         from gcv.workflow.states import IllegalTransition
 
         engine = _engine(json_mode, quiet=True)
         try:
             _, state = engine.load(wf_id)
-            current = Budgets.model_validate(state["settings"]["budgets"]).model_dump()
+            current = state.settings.budgets.model_dump()
             for key, value in (("max_candidate_runs", max_runs), ("max_model_calls", max_model_calls),
                                ("max_tokens", max_tokens), ("deadline_seconds", deadline)):
                 if value is not None:
                     current[key] = value
             state = engine.authorize(wf_id, actor=actor, budgets=Budgets.model_validate(current))
-        except (WorkflowError, IllegalTransition) as exc:
+        except (WorkflowError, IllegalTransition, StoreError) as exc:
             fail_usage(str(exc), json_mode=json_mode)
         if json_mode:
-            emit_json({"workflow_id": wf_id, "status": state["status"], "authorization": state["authorization"],
+            emit_json({"workflow_id": wf_id, "status": str(state.status),
+                       "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
                        "exit_code": 0})
         else:
             console().print(f"{wf_id} authorized by {actor}; continue with: gcv resume {wf_id}", markup=False)
@@ -259,12 +238,13 @@ def register(app: typer.Typer) -> None:
     def resume(wf_id: str = typer.Argument(..., metavar="WF"),
                json_mode: bool = typer.Option(False, "--json")) -> None:
         """Continue a workflow from its last recorded transition (after a crash or authorization)."""
-        from gcv.workflow.engine import WorkflowError
+        from gcv.store.errors import StoreError
+        from gcv.workflow.loop import WorkflowError
 
         engine = _engine(json_mode)
         try:
             state = _advance(engine, wf_id, json_mode)
-        except WorkflowError as exc:
+        except (WorkflowError, StoreError) as exc:
             fail_usage(str(exc), json_mode=json_mode)
         _finish(engine, state, json_mode)
 
@@ -272,7 +252,7 @@ def register(app: typer.Typer) -> None:
     def status(wf_id: str = typer.Argument(..., metavar="WF"),
                json_mode: bool = typer.Option(False, "--json")) -> None:
         """Show a workflow's state, checks and trace."""
-        from gcv.workflow.engine import WorkflowError
+        from gcv.workflow.loop import WorkflowError
 
         engine = _engine(json_mode, quiet=True)
         try:
@@ -307,20 +287,22 @@ def register(app: typer.Typer) -> None:
         json_mode: bool = typer.Option(False, "--json"),
     ) -> None:
         """Record the human decision on a finished workflow (final; cannot be overwritten)."""
-        from gcv.workflow.engine import WorkflowError
+        from gcv.store.errors import StoreError
+        from gcv.workflow.loop import WorkflowError
         from gcv.workflow.states import IllegalTransition
 
         engine = _engine(json_mode, quiet=True)
         try:
             state = engine.decide(wf_id, decision=decision, actor=actor, note=note, promote=promote)
-        except (WorkflowError, IllegalTransition) as exc:
+        except (WorkflowError, IllegalTransition, StoreError) as exc:
             fail_usage(str(exc), json_mode=json_mode)
+        assert state.human_decision is not None
         if json_mode:
-            emit_json({"workflow_id": wf_id, "status": state["status"], "human_decision": state["human_decision"],
-                       "exit_code": 0})
+            emit_json({"workflow_id": wf_id, "status": str(state.status),
+                       "human_decision": state.human_decision.model_dump(mode="json"), "exit_code": 0})
         else:
-            extra = state["human_decision"].get("promoted_version")
-            console().print(f"{wf_id}: {state['status']} by {actor}"
+            extra = state.human_decision.promoted_version
+            console().print(f"{wf_id}: {state.status} by {actor}"
                             + (f"; baseline v{extra} is now active" if extra else ""), markup=False)
 
     @baselines_app.command("list")
@@ -340,38 +322,55 @@ def register(app: typer.Typer) -> None:
         console().print(table)
 
     @baselines_app.command("show")
-    def baselines_show(version: int = typer.Argument(...), json_mode: bool = typer.Option(False, "--json")) -> None:
-        """Show one baseline version with its config."""
-        from gcv.workflow.baselines import show
+    def baselines_show(version: str = typer.Argument(..., metavar="VERSION", help="v2 or 2"),
+                       json_mode: bool = typer.Option(False, "--json")) -> None:
+        """Show one baseline version: provenance, activations and its config."""
+        from gcv.workflow.baselines import BaselineError, show
 
         engine = _engine(json_mode, quiet=True)
         try:
-            row = show(engine.ws, version)
-        except KeyError:
-            fail_usage(f"no baseline version {version}; see `gcv baselines list`", json_mode=json_mode)
+            row = show(engine.ws, version, engine.clock())
+        except BaselineError as exc:
+            fail_usage(str(exc), json_mode=json_mode)
         if json_mode:
             emit_json(row)
-        else:
-            import json as _json
-
-            console().print(_json.dumps(row, indent=2), markup=False)
+            return
+        con = console()
+        con.print(f"[bold]{row['name']}[/]{'  (active)' if row['active'] else ''}")
+        con.print(f"  config hash  {row['config_hash']}", markup=False)
+        con.print(f"  created      {_when(row['created_at'])}", markup=False)
+        con.print(f"  source       {row['source']}", markup=False)
+        if row["workflow_id"]:
+            con.print(f"  workflow     {row['workflow_id']}", markup=False)
+        if row["actor"] or row["note"]:
+            con.print(f"  by           {row['actor'] or '-'}: {row['note'] or ''}", markup=False)
+        for a in row["activations"]:
+            con.print(f"  {_when(a['at'])}  {a['action']}"
+                      + (f" from v{a['from_version']}" if a["from_version"] else "")
+                      + (f" by {a['actor']}" if a["actor"] else "") + (f": {a['note']}" if a["note"] else ""),
+                      markup=False)
+        phases = ", ".join(f"{p['phase_id']} {p['pattern']['type']}" for p in row["config"]["phases"])
+        con.print(f"  phases       {phases}", markup=False)
 
     @baselines_app.command("rollback")
-    def baselines_rollback(to: Optional[int] = typer.Option(None, "--to", help="version (default: the previous one)"),
+    def baselines_rollback(to: Optional[str] = typer.Option(None, "--to", help="version, v2 or 2 (default: the previous one)"),
+                           actor: str = typer.Option(..., "--actor", help="who rolls back (recorded)"),
+                           note: str = typer.Option(..., "--note", help="why (recorded)"),
                            json_mode: bool = typer.Option(False, "--json")) -> None:
-        """Make an earlier baseline version active again."""
-        from gcv.workflow.baselines import rollback
-        from gcv.workflow.store import StoreError
+        """Make an earlier baseline version active again (audited: actor and note are recorded)."""
+        from gcv.store.errors import StoreError
+        from gcv.workflow.baselines import BaselineError, rollback
 
         engine = _engine(json_mode, quiet=True)
         try:
-            result = rollback(engine.ws, to, engine.clock())
-        except (ValueError, StoreError) as exc:
+            result = rollback(engine.ws, to, engine.clock(), actor=actor, note=note)
+        except (BaselineError, StoreError) as exc:
             fail_usage(str(exc), json_mode=json_mode)
         if json_mode:
             emit_json({**result, "exit_code": 0})
         else:
-            console().print(f"active baseline: v{result['from_version']} -> v{result['to_version']}", markup=False)
+            console().print(f"active baseline: v{result['from_version']} -> v{result['to_version']} "
+                            f"(by {actor}: {note})", markup=False)
 
     app.add_typer(baselines_app, name="baselines")
 

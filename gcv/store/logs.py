@@ -1,0 +1,111 @@
+"""Append-only JSON-lines logs, read strictly.
+
+Two logs per workflow: ``events.jsonl`` (hash-chained: each event carries ``seq``, the
+previous event's hash and its own) and ``activities.jsonl`` (recorded results of engine
+runs, model calls and populations, keyed). A reader returns the complete lines and says
+whether the file ends in a *torn* line (the last line without its newline: an append a
+crash interrupted). Anything else that does not read back (a line that is not JSON, not an
+object, out of sequence, or breaks the chain) raises :class:`CorruptLog` with its line
+number. Readers never modify a file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gcv.contract.canonical import canonical_bytes, sha256_hex
+from gcv.store.atomic import atomic_write_bytes
+from gcv.store.errors import CorruptLog
+
+GENESIS = "0" * 64
+
+
+def event_hash(event: dict[str, Any]) -> str:
+    return sha256_hex(canonical_bytes({k: v for k, v in event.items() if k != "hash"}))
+
+
+def verify_chain(events: list[dict[str, Any]]) -> str | None:
+    """None if the chain holds; else what is wrong and where."""
+    prev = GENESIS
+    for i, ev in enumerate(events):
+        problem = chain_problem(ev, i, prev)
+        if problem:
+            return f"event {i}: {problem}"
+        prev = ev["hash"]
+    return None
+
+
+def chain_problem(event: dict[str, Any], index: int, prev_hash: str) -> str | None:
+    if event.get("seq") != index:
+        return f"sequence number {event.get('seq')} out of order (expected {index})"
+    if event.get("prev_hash") != prev_hash:
+        return "prev_hash does not match the previous event"
+    if event_hash(event) != event.get("hash"):
+        return "hash does not match its content"
+    return None
+
+
+@dataclass
+class LogRead:
+    records: list[dict[str, Any]]
+    torn: bool  # the file ends in a line without its newline (an interrupted append)
+    good_bytes: int  # length of the complete lines
+
+
+def read_jsonl(path: Path, *, chained: bool = False) -> LogRead:
+    """The complete records of the log at ``path`` (an empty log when it does not exist)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return LogRead([], False, 0)
+    records: list[dict[str, Any]] = []
+    offset = 0
+    prev = GENESIS
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        last = number == len(lines)
+        if last:
+            return LogRead(records, torn=bool(raw), good_bytes=offset)
+        offset += len(raw) + 1
+        if not raw.strip():
+            raise CorruptLog(path, number, "an empty line")
+        try:
+            record = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise CorruptLog(path, number, f"not JSON ({exc})") from None
+        if not isinstance(record, dict):
+            raise CorruptLog(path, number, "not a JSON object")
+        if chained:
+            problem = chain_problem(record, len(records), prev)
+            if problem:
+                raise CorruptLog(path, number, problem)
+            prev = record["hash"]
+        records.append(record)
+    raise AssertionError("unreachable")  # pragma: no cover - split() always yields a last item
+
+
+def drop_torn_tail(path: Path, read: LogRead) -> None:
+    """Remove an interrupted last append (only under the workflow's write lock)."""
+    if read.torn:
+        atomic_write_bytes(path, path.read_bytes()[: read.good_bytes])
+
+
+def keep_first(path: Path, read: LogRead, count: int) -> int:
+    """Keep the first ``count`` complete records; returns how many were dropped.
+
+    Used by resume for events appended by a step whose state write never happened (the step
+    is redone from its recorded activities and appends them again). Only whole, valid records
+    are dropped, and only under the workflow's write lock.
+    """
+    dropped = len(read.records) - count
+    if dropped <= 0 and not read.torn:
+        return 0
+    data = path.read_bytes()
+    cut = 0
+    for _ in range(min(count, len(read.records))):
+        cut = data.index(b"\n", cut) + 1
+    atomic_write_bytes(path, data[:cut])
+    return max(dropped, 0)

@@ -1,0 +1,130 @@
+"""One workflow's files: content-addressed artifacts, the event log, activities, the state.
+
+Layout under ``workflows/<wf>/``::
+
+    state.json            the latest state, replaced atomically (the workflow layer types it)
+    events.jsonl          append-only, hash-chained (``gcv.store.logs``)
+    activities.jsonl      recorded results of engine runs, model calls, populations
+    artifacts/<sha>.json  every config, report, telemetry, evaluation... (canonical JSON)
+    runs/<run_id>/        engine outputs (telemetry, frames, log)
+    .lock                 the writer's lock (``gcv.store.locks``)
+
+Order of a step's writes: artifacts, then activities, then events, then the state (which
+names the last event it includes), then the catalog. A process killed between any two of
+them leaves a workflow that ``resume`` completes: events after the state's last event are
+redone, artifacts are content-addressed (rewriting one is harmless), the catalog is an
+index that ``gcv reindex`` rebuilds.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from gcv.contract.canonical import canonical_bytes, canonical_json, sha256_hex
+from gcv.store.atomic import CRASH, append_line, atomic_write_bytes
+from gcv.store.errors import CorruptLog, StoreError
+from gcv.store.locks import WorkflowLock
+from gcv.store.logs import GENESIS, LogRead, drop_torn_tail, event_hash, keep_first, read_jsonl
+
+STATE_MAX_BYTES = 64 << 20
+
+
+class WorkflowDir:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.id = root.name
+        self.artifacts = root / "artifacts"
+        self.runs = root / "runs"
+        self.events_path = root / "events.jsonl"
+        self.activities_path = root / "activities.jsonl"
+        self.state_path = root / "state.json"
+
+    def lock(self) -> WorkflowLock:
+        return WorkflowLock(self.root, self.id)
+
+    # artifacts -----------------------------------------------------------------------
+    def put(self, value: Any) -> str:
+        data = canonical_bytes(value)
+        digest = sha256_hex(data)
+        path = self.artifacts / f"{digest}.json"
+        if not path.exists():
+            atomic_write_bytes(path, data)
+            CRASH.tick()
+        return digest
+
+    def get(self, digest: str) -> Any:
+        path = self.artifacts / f"{digest}.json"
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise StoreError(f"artifact {digest[:12]} is missing from {self.artifacts}") from exc
+        if sha256_hex(data) != digest:
+            raise StoreError(f"artifact {digest[:12]} in {self.artifacts} is corrupted (its hash does not match)")
+        return json.loads(data)
+
+    # events --------------------------------------------------------------------------
+    def _read_events(self) -> LogRead:
+        return read_jsonl(self.events_path, chained=True)
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every complete event, checked: a corrupt or unchained log raises ``CorruptLog``."""
+        return self._read_events().records
+
+    def append_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        read = self._read_events()
+        prev = read.records[-1]["hash"] if read.records else GENESIS
+        event = {**event, "seq": len(read.records), "prev_hash": prev}
+        event["hash"] = event_hash(event)
+        drop_torn_tail(self.events_path, read)
+        append_line(self.events_path, canonical_json(event))
+        CRASH.tick()
+        return event
+
+    def truncate_events(self, count: int) -> int:
+        """Drop complete events after the first ``count`` (appended by a step whose state write
+        never happened: the step is redone on resume). Returns how many were dropped."""
+        return keep_first(self.events_path, self._read_events(), count)
+
+    # activities ----------------------------------------------------------------------
+    def _read_activities(self) -> LogRead:
+        read = read_jsonl(self.activities_path)
+        for number, record in enumerate(read.records, start=1):
+            if not isinstance(record.get("key"), str) or "result" not in record:
+                raise CorruptLog(self.activities_path, number, "not an activity record (needs 'key' and 'result')")
+        return read
+
+    def activities(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for record in self._read_activities().records:
+            out.setdefault(record["key"], record["result"])
+        return out
+
+    def record_activity(self, key: str, result: Any) -> None:
+        read = self._read_activities()
+        drop_torn_tail(self.activities_path, read)
+        append_line(self.activities_path, canonical_json({"key": key, "result": result}))
+        CRASH.tick()
+
+    # state ---------------------------------------------------------------------------
+    def write_state(self, state: dict[str, Any]) -> None:
+        atomic_write_bytes(self.state_path, (json.dumps(state, indent=1, sort_keys=True) + "\n").encode())
+        CRASH.tick()
+
+    def read_state(self) -> dict[str, Any]:
+        try:
+            if self.state_path.stat().st_size > STATE_MAX_BYTES:
+                raise StoreError(f"{self.state_path} is larger than {STATE_MAX_BYTES >> 20} MiB: not a state file")
+            data = self.state_path.read_bytes()
+        except FileNotFoundError:
+            raise StoreError(f"no state for workflow at {self.root} (state.json is missing)") from None
+        except OSError as exc:
+            raise StoreError(f"cannot read {self.state_path}: {exc.strerror}") from None
+        try:
+            state = json.loads(data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise StoreError(f"{self.state_path} is not valid JSON ({exc}); it was truncated or damaged") from None
+        if not isinstance(state, dict):
+            raise StoreError(f"{self.state_path} is not a JSON object")
+        return state

@@ -1,0 +1,75 @@
+"""The loop's doors to the outside world, injected (Temporal calls these activities).
+
+Everything the loop cannot decide by itself comes through an :class:`Activities`: which
+engine runner runs a request, which agent providers answer, how a bot population is run,
+and how the baseline registry takes a promoted candidate. The defaults are the product's
+registries; ``gcv verify --replay`` passes activities that answer from a bundle instead
+(``gcv.evidence.replay``), and tests pass scripted ones. Activities are called only inside
+recorded steps, so a resumed workflow never calls one twice for the same step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine_runners.base import EngineRunner
+from engine_runners.protocol import RunRequest
+from engine_runners.registry import get_runner
+from engine_runners.requests import build_request
+from gcv.agents.base import RequirementProvider, ReviewProvider
+from gcv.agents.requirement import get_requirement_provider
+from gcv.agents.review import get_review_provider
+from gcv.batch.population import PopulationSummary, run_population
+from gcv.contract.models import BulletHellConfig
+from gcv.store.catalog import Workspace
+from gcv.workflow.state import Settings
+
+
+class PopulationRunner(Protocol):
+    def __call__(self, config: BulletHellConfig, *, skills: list[str], seeds: int, engine: str) -> PopulationSummary:
+        ...
+
+
+class Promoter(Protocol):
+    def __call__(self, ws: Workspace, config: dict[str, Any], *, config_hash: str, created_at: float, source: str,
+                 workflow_id: str, actor: str, note: str) -> int:
+        ...
+
+
+def _population(config: BulletHellConfig, *, skills: list[str], seeds: int, engine: str) -> PopulationSummary:
+    return run_population(config, skills=skills, seeds=seeds, engine=engine)
+
+
+def _promote(ws: Workspace, config: dict[str, Any], *, config_hash: str, created_at: float, source: str,
+             workflow_id: str, actor: str, note: str) -> int:
+    return ws.add_baseline(config, config_hash=config_hash, created_at=created_at, source=source,
+                           workflow_id=workflow_id, actor=actor, note=note)
+
+
+@dataclass
+class Activities:
+    runner: Callable[[str], EngineRunner]
+    requirement_provider: Callable[[str], RequirementProvider]
+    review_provider: Callable[[str], ReviewProvider]
+    population: PopulationRunner
+    promote: Promoter
+
+
+def default_activities() -> Activities:
+    """The product's registries (looked up when the loop is built)."""
+    return Activities(runner=get_runner, requirement_provider=get_requirement_provider,
+                      review_provider=get_review_provider, population=_population, promote=_promote)
+
+
+def run_request(config: BulletHellConfig, *, settings: Settings, run_id: str, capture_ticks: tuple[int, ...]
+                ) -> RunRequest:
+    """The run request the loop records: ``output_dir`` relative to the workflow folder, so
+    the recorded request (and its hash) is the same on every machine and in every bundle.
+    The loop hands the runner a copy with the absolute folder."""
+    return build_request(config, seed=settings.seed, player=settings.player, output_dir=f"runs/{run_id}",
+                         run_id=run_id, capture_ticks=list(capture_ticks))
+
+
+__all__ = ["Activities", "PopulationRunner", "Promoter", "default_activities", "run_request"]

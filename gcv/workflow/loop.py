@@ -1,0 +1,588 @@
+"""The verification loop as an explicit, persisted state machine.
+
+``WorkflowLoop.advance`` performs one transition at a time until the workflow waits for a
+person. Each transition's work is an *activity* (an engine run, an agent call, a bot
+population): its result is recorded before the transition is written, and a resumed
+workflow reuses recorded activities instead of redoing them, so a process killed at any
+point reaches the same final state and the same telemetry.
+
+The loop itself is deterministic. Its inputs from the outside world come through two
+doors only, both injected:
+
+* ``Activities``: the engine runner, the agent providers, the population runner and the
+  baseline registry's promotion (``gcv.workflow.activities``);
+* ``clock``: read exactly once per event written, and that reading *is* the event's ``at``.
+  Guardrails that need the time (the deadline) use the time of the ``step`` event the loop
+  writes before the work it guards. So the event log holds every time the loop ever read.
+
+That is what makes ``gcv verify --replay`` a re-run of this very code: replay feeds the
+recorded activities, the recorded times and the recorded human inputs (authorization,
+answers, decision) back into a ``WorkflowLoop`` in a temporary workspace, and compares the
+state and events it writes with the recorded ones (``gcv.evidence.replay``). No decision
+rule of the loop exists anywhere else.
+
+Every public method that writes holds the workflow's lock (``gcv.store.locks``) for its
+whole duration; a second writer is refused with the holder's PID.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from gcv.agents.base import RequirementDecision
+from gcv.agents.errors import AgentError, CallBudget
+from gcv.agents.requirement import RequirementAgent
+from gcv.agents.review import RepairHistoryEntry, ReviewAgent, ReviewEvidence
+from gcv.batch.population import evaluate_population
+from gcv.contract.canonical import config_hash
+from gcv.contract.goal import Goal
+from gcv.contract.intents import NON_REPAIR_INTENTS
+from gcv.contract.models import BulletHellConfig
+from gcv.contract.status import FINAL, WAITING, Reason, Status, requirement_reason
+from gcv.evaluation.evaluate import evaluate
+from gcv.evaluation.models import Evaluation
+from gcv.evaluation.population import with_population
+from gcv.repair.calculators import apply_repair
+from gcv.repair.models import ReviewVerdict
+from gcv.repair.policy import allowed_intents, gate
+from gcv.store.catalog import Workspace
+from gcv.store.errors import CorruptLog, StoreError
+from gcv.store.workflow_dir import WorkflowDir
+from gcv.validation.diff import diff_configs
+from gcv.validation.validate import validate
+from gcv.workflow import guardrails
+from gcv.workflow.activities import Activities, default_activities, run_request
+from gcv.workflow.guardrails import Stop
+from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, HumanDecision, PopulationRecord,
+                                RepairRecord, RequirementOutcome, Round, RunRecord, Scope, Settings, Usage,
+                                WorkflowState)
+from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition
+
+TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+
+
+class WorkflowError(Exception):
+    """The workflow cannot do what was asked (unknown id, wrong status, corrupt files...)."""
+
+
+def new_workflow_id(request: str, now: float) -> str:
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(now))
+    digest = hashlib.sha256(f"{request}\0{now!r}".encode()).hexdigest()[:6]
+    return f"wf-{stamp}-{digest}"
+
+
+def _agent_failure(exc: AgentError) -> dict[str, Any]:
+    return {"error": {"kind": exc.kind, "status": exc.status, "message": str(exc)},
+            "calls": [c.model_dump(mode="json") for c in exc.calls]}
+
+
+def _failure_stop(error: dict[str, Any]) -> Stop:
+    return Stop(Reason(error["kind"]), error["message"])
+
+
+def failed_summary(evaluation: Evaluation) -> str:
+    """The trace's check fragment: every failed check (with its phase), or all PASS."""
+    parts = []
+    for check in evaluation.all_checks:
+        if not check.passed:
+            sign = {"<=": ">", ">=": "<", "==": "!="}.get(check.op, "vs")
+            parts.append(f"{check.name} {check.actual}{sign}{check.expected} FAIL")
+    return ", ".join(parts) if parts else "all checks PASS"
+
+
+def requirement_activity_key(attempt: int) -> str:
+    """``requirement`` for the request, ``requirement:N`` after the designer's (N-1)th answer."""
+    return "requirement" if attempt == 1 else f"requirement:{attempt}"
+
+
+class WorkflowLoop:
+    def __init__(self, workspace: Workspace, *, clock: Callable[[], float] = time.time,
+                 activities: Activities | None = None,
+                 on_trace: Callable[[str], None] | None = None,
+                 on_progress: Callable[[str], None] | None = None) -> None:
+        self.ws = workspace
+        self.clock = clock
+        self.activities = activities or default_activities()
+        self.on_trace = on_trace or (lambda line: None)
+        self.on_progress = on_progress or (lambda text: None)
+
+    # ------------------------------------------------------------------ creation
+    def create(self, request: str, baseline: BulletHellConfig, settings: Settings, *,
+               baseline_source: str, actor: str | None = None, wf_id: str | None = None) -> str:
+        now = self.clock()
+        wf_id = wf_id or new_workflow_id(request, now)
+        d = self.ws.workflow_dir(wf_id)
+        if d.root.exists():
+            raise WorkflowError(f"workflow {wf_id} already exists")
+        d.root.mkdir(parents=True)
+        with d.lock():
+            state = WorkflowState(id=wf_id, request=request, settings=settings,
+                                  baseline_hash=d.put(baseline.model_dump(mode="json")),
+                                  baseline_source=baseline_source, created_at=now)
+            event = d.append_event({"type": "created", "at": now, "to": Status.PROPOSED,
+                                    "data": {"request": request, "settings": settings.model_dump(mode="json"),
+                                             "baseline_hash": state.baseline_hash}})
+            state.event_seq = event["seq"]
+            d.write_state(state.to_json())
+            self.ws.register(wf_id, created_at=now, request=request, engine=settings.engine,
+                             provider=settings.provider, baseline_hash=state.baseline_hash, status=Status.PROPOSED,
+                             actor=actor)
+        return wf_id
+
+    # ------------------------------------------------------------------ reading
+    def _dir(self, wf_id: str) -> WorkflowDir:
+        try:
+            d = self.ws.workflow_dir(wf_id)
+        except StoreError as exc:
+            raise WorkflowError(str(exc)) from None
+        if not d.state_path.is_file():
+            raise WorkflowError(f"no workflow {wf_id!r} in {self.ws.root}; see `gcv list`")
+        return d
+
+    def load(self, wf_id: str) -> tuple[WorkflowDir, WorkflowState]:
+        """The workflow's folder and typed state, read only (nothing is changed)."""
+        d = self._dir(wf_id)
+        try:
+            return d, WorkflowState.model_validate(d.read_state())
+        except StoreError as exc:
+            raise WorkflowError(str(exc)) from None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise WorkflowError(f"{d.state_path} does not hold a workflow state ({where}: {first['msg']}); it was "
+                                "damaged or written by another program") from None
+
+    def _load_for_writing(self, wf_id: str) -> tuple[WorkflowDir, WorkflowState]:
+        """Load under the lock, refuse a corrupt log, and drop the events of a step that was
+        interrupted before its state write (that step is redone from its activities)."""
+        d, state = self.load(wf_id)
+        try:
+            d.truncate_events(state.event_seq + 1)
+            d.activities()  # refuse a corrupt activities log before any work
+        except CorruptLog as exc:
+            raise WorkflowError(str(exc)) from None
+        return d, state
+
+    # ------------------------------------------------------------------ writing
+    def _event(self, d: WorkflowDir, kind: str, data: dict[str, Any] | None = None, *,
+               at: float | None = None, **fields: Any) -> dict[str, Any]:
+        """Append one event. The clock is read here and only here (or ``at`` is that reading)."""
+        now = self.clock() if at is None else at
+        return d.append_event({"type": kind, "at": now, **fields, "data": data or {}})
+
+    def _transition(self, d: WorkflowDir, state: WorkflowState, target: Status, *,
+                    data: dict[str, Any] | None = None, reason: Stop | None = None, at: float | None = None) -> None:
+        check_transition(state.status, target)
+        source = state.status
+        state.status = target
+        data = dict(data or {})
+        if reason is not None:
+            state.terminal_reason = reason.rule
+            state.terminal_message = reason.message
+            data.update(terminal_reason=str(reason.rule), message=reason.message)
+        event = self._event(d, "transition", data, at=at, **{"from": source, "to": target})
+        state.event_seq = event["seq"]
+        d.write_state(state.to_json())
+        self.ws.update_status(state.id, target, event["at"], engines_used=state.engines_used(),
+                              terminal_reason=state.terminal_reason)
+
+    def _trace(self, d: WorkflowDir, state: WorkflowState, line: str) -> float:
+        state.trace.append(line)
+        event = self._event(d, "trace", {"line": line})
+        self.on_trace(line)
+        return float(event["at"])
+
+    def _step(self, d: WorkflowDir, step: str) -> float:
+        """Announce the work about to start; its time is the time the guardrails judge."""
+        self.on_progress(step)
+        return float(self._event(d, "step", {"step": step})["at"])
+
+    def _stop(self, d: WorkflowDir, state: WorkflowState, stop: Stop) -> None:
+        if stop.status == Status.BUDGET_EXHAUSTED or stop.rule in (Reason.STAGNATION, Reason.SPIN):
+            self._choose_best(state)
+        self._trace(d, state, f"[round {state.round}] stop: {stop.rule} | {stop.message}")
+        self._transition(d, state, stop.status, reason=stop)
+
+    @staticmethod
+    def _choose_best(state: WorkflowState) -> None:
+        """The best verified candidate so far: lowest miss score, earliest on ties."""
+        evaluated = [r for r in state.rounds if r.evaluated]
+        if evaluated:
+            best = min(evaluated, key=lambda r: (r.miss_score, r.round))
+            state.best_round = best.round
+            state.final_candidate_hash = best.candidate_hash
+
+    def _with_budget(self, provider: Any, state: WorkflowState) -> Any:
+        """Tell the provider what is left, so its own retries stay inside the budgets."""
+        budgets = state.settings.budgets
+        try:
+            provider.budget = CallBudget(remaining_calls=budgets.max_model_calls - state.usage.model_calls,
+                                         remaining_tokens=budgets.max_tokens - state.usage.tokens)
+        except AttributeError:  # a provider without a budget slot makes exactly one call
+            pass
+        if hasattr(provider, "max_agent_retries"):
+            provider.max_agent_retries = budgets.max_agent_retries
+        return provider
+
+    @staticmethod
+    def _count_calls(d: WorkflowDir, state: WorkflowState, calls: list[dict[str, Any]]) -> None:
+        for call in calls:
+            state.agent_calls.append(d.put(call))
+            state.usage.model_calls += 1
+            usage = call.get("usage") or {}
+            state.usage.tokens += sum(int(usage.get(k, 0)) for k in TOKEN_FIELDS)
+
+    @staticmethod
+    def _activity(d: WorkflowDir, key: str, work: Callable[[], Any]) -> Any:
+        recorded = d.activities()
+        if key in recorded:
+            return recorded[key]
+        result = work()
+        d.record_activity(key, result)
+        return result
+
+    @staticmethod
+    def _config(d: WorkflowDir, digest: str) -> BulletHellConfig:
+        return BulletHellConfig.model_validate(d.get(digest))
+
+    @staticmethod
+    def _goal(d: WorkflowDir, state: WorkflowState) -> Goal | None:
+        return Goal.model_validate(d.get(state.goal_hash)) if state.goal_hash else None
+
+    # ------------------------------------------------------------------ the loop
+    def advance(self, wf_id: str) -> WorkflowState:
+        """Run the loop until the workflow waits for a person (or is final)."""
+        d = self._dir(wf_id)
+        with d.lock():
+            d, state = self._load_for_writing(wf_id)
+            while state.status not in WAITING and state.status not in FINAL:
+                getattr(self, f"_on_{state.status.value}")(d, state)
+            return state
+
+    def _guard_agent_call(self, state: WorkflowState, now: float, estimate: int) -> Stop | None:
+        budgets = state.settings.budgets
+        return (guardrails.deadline(now, state.deadline_at)
+                or guardrails.model_call_budget(state.usage, budgets)
+                or guardrails.token_budget(state.usage, budgets, estimate))
+
+    def _on_proposed(self, d: WorkflowDir, state: WorkflowState) -> None:
+        baseline = self._config(d, state.baseline_hash)
+        attempt = len(state.answers) + 1
+        self._step(d, requirement_activity_key(attempt))
+        stop = guardrails.model_call_budget(state.usage, state.settings.budgets)
+        if stop:
+            return self._stop(d, state, stop)
+        follow_ups = [a.text for a in state.answers]
+
+        def work() -> dict[str, Any]:
+            provider = self._with_budget(self.activities.requirement_provider(state.settings.provider), state)
+            try:
+                decision, calls = RequirementAgent(provider).propose(state.request, baseline, follow_ups=follow_ups)
+            except AgentError as exc:
+                return _agent_failure(exc)
+            return {"decision": decision.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
+
+        result = self._activity(d, requirement_activity_key(attempt), work)
+        self._count_calls(d, state, result["calls"])
+        if result.get("error"):
+            return self._stop(d, state, _failure_stop(result["error"]))
+        decision = RequirementDecision.model_validate(result["decision"])
+        state.requirement = RequirementOutcome(decision=decision.decision, hash=d.put(result["decision"]),
+                                               questions=decision.questions,
+                                               issues=[i.model_dump(mode="json") for i in decision.issues])
+        stop = guardrails.token_budget(state.usage, state.settings.budgets)
+        if stop:
+            return self._stop(d, state, stop)
+        if decision.decision != "accepted":
+            reason = requirement_reason(decision.decision)
+            self._trace(d, state, f"[round 0] proposed -> {reason.status} | requirement {decision.decision}")
+            self._transition(d, state, reason.status, reason=Stop(reason, decision.rationale or decision.decision))
+            return
+        assert decision.candidate is not None and decision.goal is not None  # the agent guarantees both
+        candidate, goal = decision.candidate, decision.goal
+        state.goal_hash = d.put(goal.model_dump(mode="json"))
+        report = validate(baseline, candidate, goal)
+        diff = [c.model_dump(mode="json") for c in diff_configs(baseline, candidate)]
+        state.rounds = [Round(round=1, origin="requirement", candidate_hash=d.put(candidate.model_dump(mode="json")),
+                              validation_hash=d.put(report.model_dump(mode="json")), diff_hash=d.put(diff))]
+        self._trace(d, state, f"[round 0] proposed -> awaiting_authorization | {len(diff)} field(s) changed, "
+                              f"validation {'PASS' if report.ok else 'FAIL'}")
+        self._transition(d, state, Status.AWAITING_AUTHORIZATION,
+                         data={"candidate_hash": state.rounds[0].candidate_hash})
+
+    def _on_authorized(self, d: WorkflowDir, state: WorkflowState) -> None:
+        self._transition(d, state, Status.RUNNING_BASELINE)
+
+    def _run(self, d: WorkflowDir, state: WorkflowState, key: str, run_id: str, config: BulletHellConfig) -> RunRecord:
+        def work() -> dict[str, Any]:
+            request = run_request(config, settings=state.settings, run_id=run_id, capture_ticks=CAPTURE_TICKS)
+            runner = self.activities.runner(state.settings.engine)
+            result = runner.run(request.model_copy(update={"output_dir": str(d.root / request.output_dir)}))
+            return RunRecord(
+                run_id=run_id, engine=result.engine, ok=result.ok, error=result.error, error_kind=result.error_kind,
+                exit_code=result.exit_code, duration_ms=result.duration_ms,
+                request_hash=d.put(request.model_dump(mode="json")),
+                frames=[Path(f).resolve().relative_to(d.root.resolve()).as_posix() for f in result.frames],
+                telemetry_hash=d.put(result.telemetry) if result.ok and result.telemetry else None,
+            ).model_dump(mode="json")
+
+        return RunRecord.model_validate(self._activity(d, key, work))
+
+    def _population(self, d: WorkflowDir, state: WorkflowState, key: str, config: BulletHellConfig) -> PopulationRecord:
+        """Seeded bot population of one config (a recorded activity, like an engine run)."""
+        spec = state.settings.population
+        assert spec is not None
+        self.on_progress(f"{key} ({spec['seeds']} seeds x {len(spec['skills'])} skill(s))")
+
+        def work() -> dict[str, Any]:
+            summary = self.activities.population(config, skills=spec["skills"], seeds=spec["seeds"],
+                                                 engine=state.settings.engine)
+            targets = [dict(t, basis=spec.get("basis", "point")) for t in spec["targets"]]
+            return {"summary_hash": d.put(summary.model_dump(mode="json")),
+                    "checks": evaluate_population(summary, targets)}
+
+        result = PopulationRecord.model_validate(self._activity(d, key, work))
+        state.usage.population_runs += spec["seeds"] * len(spec["skills"])
+        return result
+
+    def _on_running_baseline(self, d: WorkflowDir, state: WorkflowState) -> None:
+        now = self._step(d, "run:baseline")
+        stop = guardrails.deadline(now, state.deadline_at)
+        if stop:
+            return self._stop(d, state, stop)
+        baseline = self._config(d, state.baseline_hash)
+        record = self._run(d, state, "run:baseline", f"{state.id}-baseline", baseline)
+        state.usage.baseline_runs += 1
+        state.baseline_run = record
+        if not record.ok:
+            return self._stop(d, state, Stop(Reason.ENGINE_FAILED, f"baseline run failed: {record.error}"))
+        if state.settings.population:
+            state.baseline_population = self._population(d, state, "population:baseline", baseline)
+        state.round = 1
+        self._transition(d, state, Status.RUNNING_CANDIDATE, data={"baseline_telemetry": record.telemetry_hash})
+
+    def _on_running_candidate(self, d: WorkflowDir, state: WorkflowState) -> None:
+        rnd = state.current
+        n = rnd.round
+        now = self._step(d, f"run:candidate:{n}")
+        stop = (guardrails.deadline(now, state.deadline_at)
+                or guardrails.engine_run_budget(state.usage, state.settings.budgets))
+        if stop:
+            return self._stop(d, state, stop)
+        assert state.baseline_run is not None and state.baseline_run.telemetry_hash is not None
+        candidate = self._config(d, rnd.candidate_hash)
+        record = self._run(d, state, f"run:candidate:{n}", f"{state.id}-c{n}", candidate)
+        state.usage.candidate_runs += 1
+        rnd.run = record
+        if not record.ok or record.telemetry_hash is None:
+            return self._stop(d, state, Stop(Reason.ENGINE_FAILED, f"candidate run {n} failed: {record.error}"))
+        goal = self._goal(d, state)
+        evaluation = evaluate(baseline=self._config(d, state.baseline_hash), goal=goal,
+                              baseline_telemetry=d.get(state.baseline_run.telemetry_hash),
+                              candidate=candidate, candidate_telemetry=d.get(record.telemetry_hash))
+        if state.settings.population:
+            rnd.population = self._population(d, state, f"population:candidate:{n}", candidate)
+            evaluation = with_population(evaluation, rnd.population.checks, goal)
+        rnd.evaluation_hash = d.put(evaluation.model_dump(mode="json"))
+        rnd.miss_score = float(evaluation.miss_score)
+        rnd.passed = bool(evaluation.passed)
+        rnd.fingerprint = evaluation.fingerprint()
+        self._transition(d, state, Status.REVIEWING, data={"round": n, "evaluation_hash": rnd.evaluation_hash,
+                                                           "passed": rnd.passed})
+
+    def _round_context(self, d: WorkflowDir, state: WorkflowState
+                       ) -> tuple[Round, BulletHellConfig, BulletHellConfig, Goal | None, Evaluation]:
+        """The current round and what its review or repair works on, read back from artifacts."""
+        rnd = state.current
+        assert rnd.evaluation_hash is not None
+        return (rnd, self._config(d, state.baseline_hash), self._config(d, rnd.candidate_hash),
+                self._goal(d, state), Evaluation.model_validate(d.get(rnd.evaluation_hash)))
+
+    def _on_reviewing(self, d: WorkflowDir, state: WorkflowState) -> None:
+        rnd, baseline, candidate, goal, evaluation = self._round_context(d, state)
+        n = rnd.round
+        allowed = allowed_intents(evaluation=evaluation, goal=goal, candidate=candidate, baseline=baseline)
+        rnd.allowed = allowed
+        assert state.baseline_run is not None and rnd.run is not None
+        evidence = ReviewEvidence.build(
+            request_text=state.request, goal=goal, baseline=baseline, candidate=candidate,
+            evaluation=evaluation, baseline_telemetry=d.get(state.baseline_run.telemetry_hash),
+            candidate_telemetry=d.get(rnd.run.telemetry_hash), allowed=allowed,
+            repair_history=[RepairHistoryEntry(round=r.round, intent=r.gate.intent if r.gate else None,
+                                               phase_id=r.gate.phase_id if r.gate else None,
+                                               miss_score=r.miss_score, passed=bool(r.passed))
+                            for r in state.rounds[:-1] if r.miss_score is not None],
+            round=n)
+        now = self._step(d, f"review:{n}")
+        stop = self._guard_agent_call(state, now, estimate=len(evidence.model_dump_json()) // 3)
+        if stop:
+            return self._stop(d, state, stop)
+
+        def work() -> dict[str, Any]:
+            provider = self._with_budget(self.activities.review_provider(state.settings.provider), state)
+            try:
+                verdict, calls = ReviewAgent(provider).review(evidence)
+            except AgentError as exc:
+                return _agent_failure(exc)
+            return {"verdict": verdict.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
+
+        result = self._activity(d, f"review:{n}", work)
+        self._count_calls(d, state, result["calls"])
+        if result.get("error"):
+            self._choose_best(state)
+            return self._stop(d, state, _failure_stop(result["error"]))
+        verdict = ReviewVerdict.model_validate(result["verdict"])
+        gate_result = gate(verdict, allowed)
+        rnd.verdict = verdict
+        rnd.gate = gate_result
+        summary = failed_summary(evaluation)
+        head = f"[round {n}] running_candidate -> reviewing | {summary}"
+        stop = guardrails.token_budget(state.usage, state.settings.budgets)
+        if stop:
+            self._trace(d, state, f"{head} | verdict {verdict.verdict}")
+            return self._stop(d, state, stop)
+        intent_text = f"intent {gate_result.intent}" if gate_result.intent else f"verdict {verdict.verdict}"
+        if gate_result.outcome == "accept":
+            state.final_candidate_hash = rnd.candidate_hash
+            state.best_round = n
+            self._trace(d, state, f"{head} | accept")
+            self._transition(d, state, Status.EVIDENCE_READY,
+                             reason=Stop(Reason.ACCEPTED_BY_REVIEW, gate_result.reason or "all checks pass"))
+            return
+        if gate_result.outcome in ("human_review", "stop"):
+            self._trace(d, state, f"{head} | {intent_text}")
+            rule = Reason.HUMAN_REVIEW if gate_result.outcome == "human_review" else Reason.REVIEW_STOP
+            if not evaluation.passed and all(i in NON_REPAIR_INTENTS for i in allowed.intents):
+                rule = Reason.INTENT_UNREPAIRABLE
+            return self._stop(d, state, Stop(rule, gate_result.reason or "a person must decide"))
+        intent = gate_result.intent or ""
+        history = [(r.gate.intent, r.fingerprint or "") for r in state.rounds[:-1] if r.gate and r.gate.intent]
+        scores = [r.miss_score for r in state.rounds if r.miss_score is not None]
+        stop = (guardrails.spin(history, intent, rnd.fingerprint or "")
+                or guardrails.stagnation(scores, state.settings.budgets)
+                or guardrails.engine_run_budget(state.usage, state.settings.budgets))
+        at = self._trace(d, state, f"{head} | {intent_text}")
+        stop = stop or guardrails.deadline(at, state.deadline_at)
+        if stop:
+            return self._stop(d, state, stop)
+        self._transition(d, state, Status.REPAIRING, data={"round": n, "intent": intent,
+                                                           "phase_id": gate_result.phase_id})
+
+    def _on_repairing(self, d: WorkflowDir, state: WorkflowState) -> None:
+        rnd, baseline, candidate, goal, evaluation = self._round_context(d, state)
+        assert rnd.gate is not None and rnd.gate.intent is not None
+        n = rnd.round
+        outcome = apply_repair(candidate=candidate, intent=rnd.gate.intent, phase_id=rnd.gate.phase_id,
+                               evaluation=evaluation, goal=goal, baseline=baseline)
+        rnd.repair = RepairRecord(ok=outcome.ok, explanation=outcome.explanation, error=outcome.error,
+                                  changes=list(outcome.changes))
+        if not outcome.ok or outcome.candidate is None:
+            return self._stop(d, state, Stop(Reason.INTENT_UNREPAIRABLE,
+                                             outcome.error or "no repair keeps the designer's intent"))
+        new = outcome.candidate
+        report = validate(baseline, new, goal)
+        if not report.ok:
+            return self._stop(d, state, Stop(Reason.REPAIR_INVALID,
+                                             "the repaired candidate failed validation; a person must look"))
+        diff = [c.model_dump(mode="json") for c in diff_configs(baseline, new)]
+        state.rounds.append(Round(round=n + 1, origin=f"repair:{rnd.gate.intent}",
+                                  candidate_hash=d.put(new.model_dump(mode="json")),
+                                  validation_hash=d.put(report.model_dump(mode="json")), diff_hash=d.put(diff)))
+        state.round = n + 1
+        self._transition(d, state, Status.RUNNING_CANDIDATE,
+                         data={"round": n + 1, "candidate_hash": state.current.candidate_hash,
+                               "intent": rnd.gate.intent})
+
+    # ------------------------------------------------------------------ people
+    def authorize(self, wf_id: str, *, actor: str, via: str = "gcv authorize",
+                  budgets: Budgets | None = None) -> WorkflowState:
+        """Allow the engine runs (nothing runs before this), within ``budgets``."""
+        d = self._dir(wf_id)
+        with d.lock():
+            d, state = self._load_for_writing(wf_id)
+            if state.status != Status.AWAITING_AUTHORIZATION:
+                raise IllegalTransition(state.status, Status.AUTHORIZED)
+            if not actor.strip():
+                raise WorkflowError("authorization needs an actor name (--actor)")
+            if budgets is not None:
+                state.settings.budgets = budgets
+            now = self.clock()
+            b = state.settings.budgets
+            s = state.settings
+            state.authorization = Authorization(
+                actor=actor, at=now, via=via, engine=s.engine, budgets=b,
+                scope=Scope(baseline_runs=1, candidate_runs=b.max_candidate_runs, engine=s.engine, player=s.player,
+                            seed=s.seed))
+            state.deadline_at = now + b.deadline_seconds
+            self._transition(d, state, Status.AUTHORIZED, at=now,
+                             data={"authorization": state.authorization.model_dump(mode="json")})
+            return state
+
+    def answer(self, wf_id: str, *, text: str, actor: str) -> WorkflowState:
+        """The designer answers the requirement agent's questions; the same request (with every
+        answer so far) goes back to the requirement agent on the next ``advance``."""
+        d = self._dir(wf_id)
+        with d.lock():
+            d, state = self._load_for_writing(wf_id)
+            if state.status != Status.NEEDS_CLARIFICATION:
+                raise WorkflowError(f"{wf_id} is {state.status}; only a workflow that needs clarification takes "
+                                    "answers")
+            if not text.strip():
+                raise WorkflowError("the answer is empty; answer the questions in plain language")
+            if not actor.strip():
+                raise WorkflowError("an answer needs an actor name (--actor)")
+            now = self.clock()
+            answer = Answer(text=text, actor=actor, at=now)
+            state.answers.append(answer)
+            state.terminal_reason = None
+            state.terminal_message = None
+            self._transition(d, state, Status.PROPOSED, at=now, data={"answer": answer.model_dump(mode="json")})
+            return state
+
+    def decide(self, wf_id: str, *, decision: str, actor: str, note: str, promote: bool = False) -> WorkflowState:
+        d = self._dir(wf_id)
+        with d.lock():
+            d, state = self._load_for_writing(wf_id)
+            target = DECISION_TARGET.get(decision)
+            if target is None:
+                raise WorkflowError(f"unknown decision {decision!r}; use accept, revise or rollback")
+            if not actor.strip():
+                raise WorkflowError("a decision needs an actor name (--actor)")
+            if state.human_decision:
+                raise WorkflowError(f"workflow {wf_id} was already decided ({state.human_decision.decision}); "
+                                    "a final decision cannot be overwritten")
+            if target == Status.ACCEPTED and state.status != Status.EVIDENCE_READY:
+                raise WorkflowError(f"accept is only allowed from evidence_ready; {wf_id} is {state.status}")
+            if promote and target != Status.ACCEPTED:
+                raise WorkflowError("--promote only goes with accept")
+            check_transition(state.status, target)
+            now = self.clock()
+            record = HumanDecision(decision=decision, actor=actor, note=note, at=now)  # type: ignore[arg-type]
+            if promote:
+                assert state.final_candidate_hash is not None
+                cfg = d.get(state.final_candidate_hash)
+                record.promoted_version = self.activities.promote(
+                    self.ws, cfg, config_hash=config_hash(BulletHellConfig.model_validate(cfg)), created_at=now,
+                    source=f"promoted from {wf_id}", workflow_id=wf_id, actor=actor, note=note)
+            state.human_decision = record
+            self._transition(d, state, target, at=now, data={"decision": record.model_dump(mode="json")})
+            return state
+
+
+def default_actor() -> str:
+    """The invoking user's login name (recorded as the actor of ``--yes``)."""
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "unknown"
+
+
+__all__ = ["WorkflowLoop", "default_actor", "WorkflowError", "IllegalTransition", "Settings", "Usage", "new_workflow_id",
+           "failed_summary", "requirement_activity_key"]

@@ -1,0 +1,224 @@
+"""The workflow's state as types: what ``state.json`` holds, field by field.
+
+One ``WorkflowState`` per workflow, written after every transition (``gcv.store``) and
+shipped in every evidence bundle (its JSON Schema is ``schemas/workflow_state.schema.json``,
+exported like the others and drift-tested; ``gcv verify`` checks a bundle's state against
+it). Everything the loop decides is recorded here or in the artifacts it names by hash;
+everything a person reads (CLI, report, console) is derived from it.
+
+Hashes name canonical-JSON artifacts in the workflow folder (``artifacts/<sha256>.json``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gcv.contract.status import Reason, Status
+from gcv.repair.models import AllowedIntents, GateResult, ReviewVerdict
+from gcv.validation.diff import FieldChange
+
+STATE_ID = "gcv.workflow/1"
+# Frames every workflow run captures (ticks at 60 Hz): the report's before/after pairs.
+CAPTURE_TICKS: tuple[int, ...] = (600, 1200, 1800)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Budgets(BaseModel):
+    """What the operator authorizes; each budget is a guardrail (gcv.workflow.guardrails)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_candidate_runs: int = Field(default=3, ge=1, le=50, description="candidate engine runs")
+    max_model_calls: int = Field(default=4, ge=1, le=100, description="agent calls, retries included")
+    max_tokens: int = Field(default=200_000, ge=0, le=50_000_000, description="cumulative provider tokens")
+    deadline_seconds: float = Field(default=600.0, gt=0, le=86_400, description="wall clock from authorization")
+    stagnation_rounds: int = Field(default=2, ge=1, le=20, description="rounds without improvement")
+    max_agent_retries: int = Field(default=1, ge=0, le=5, description="retries of malformed agent output")
+
+
+class Settings(_Model):
+    """What the designer (or the command line) chose before anything ran."""
+
+    engine: str = "python-sim"
+    provider: str = "offline"
+    seed: int = Field(default=1, ge=0, le=(1 << 63) - 1)
+    player: dict[str, Any] = Field(default_factory=lambda: {"kind": "scripted"})
+    budgets: Budgets = Field(default_factory=Budgets)
+    population: dict[str, Any] | None = Field(
+        default=None, description="bot population judged with every run (gcv.batch.population spec)")
+
+
+class Usage(_Model):
+    """What has been spent, for the guardrails and for the reviewer."""
+
+    candidate_runs: int = 0
+    baseline_runs: int = 0
+    model_calls: int = 0
+    tokens: int = 0
+    population_runs: int = 0
+
+    @property
+    def engine_runs(self) -> int:
+        return self.candidate_runs + self.baseline_runs
+
+
+class Scope(_Model):
+    baseline_runs: int
+    candidate_runs: int
+    engine: str
+    player: dict[str, Any]
+    seed: int
+
+
+class Authorization(_Model):
+    """Who allowed the engine runs, through what, and within which budgets."""
+
+    actor: str
+    at: float
+    via: str
+    engine: str
+    scope: Scope
+    budgets: Budgets
+
+
+class Answer(_Model):
+    """A designer's answer to the requirement agent's questions (``gcv answer``)."""
+
+    text: str
+    actor: str
+    at: float
+
+
+class RequirementOutcome(_Model):
+    """The requirement agent's latest decision (the full decision is the artifact ``hash``)."""
+
+    decision: str
+    hash: str
+    questions: list[str] = Field(default_factory=list)
+    issues: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class RunRecord(_Model):
+    """One engine run: what was asked (``request_hash``) and what came back."""
+
+    run_id: str
+    engine: str | None = Field(description="what actually ran, as the runner was configured (e.g. ue5-harness)")
+    ok: bool
+    error: str | None = None
+    error_kind: str | None = None
+    exit_code: int | None = None
+    duration_ms: int | None = None
+    request_hash: str
+    frames: list[str] = Field(default_factory=list, description="paths relative to the workflow folder")
+    telemetry_hash: str | None = None
+
+
+class PopulationRecord(_Model):
+    summary_hash: str
+    checks: list[dict[str, Any]]
+
+
+class RepairRecord(_Model):
+    """What the calculator did with the gate's intent (``changes`` empty when it refused)."""
+
+    ok: bool
+    explanation: str = ""
+    error: str | None = None
+    changes: list[FieldChange] = Field(default_factory=list)
+
+
+class Round(_Model):
+    """One candidate: how it was made, how it ran, what the review and the gate made of it."""
+
+    round: int = Field(ge=1)
+    origin: str = Field(description="'requirement' for round 1, 'repair:INTENT' after a repair")
+    candidate_hash: str
+    validation_hash: str
+    diff_hash: str
+    run: RunRecord | None = None
+    population: PopulationRecord | None = None
+    evaluation_hash: str | None = None
+    miss_score: float | None = None
+    passed: bool | None = None
+    fingerprint: str | None = None
+    allowed: AllowedIntents | None = None
+    verdict: ReviewVerdict | None = None
+    gate: GateResult | None = None
+    repair: RepairRecord | None = None
+
+    @property
+    def evaluated(self) -> bool:
+        return self.evaluation_hash is not None and self.miss_score is not None
+
+
+class HumanDecision(_Model):
+    decision: Literal["accept", "revise", "rollback"]
+    actor: str
+    note: str
+    at: float
+    promoted_version: int | None = None
+
+
+class WorkflowState(_Model):
+    workflow: Literal["gcv.workflow/1"] = STATE_ID
+    id: str
+    status: Status = Status.PROPOSED
+    terminal_reason: Reason | None = None
+    terminal_message: str | None = None
+    request: str
+    answers: list[Answer] = Field(default_factory=list)
+    settings: Settings
+    baseline_hash: str
+    baseline_source: str
+    created_at: float
+    authorization: Authorization | None = None
+    deadline_at: float | None = None
+    requirement: RequirementOutcome | None = None
+    goal_hash: str | None = None
+    baseline_run: RunRecord | None = None
+    baseline_population: PopulationRecord | None = None
+    rounds: list[Round] = Field(default_factory=list)
+    round: int = 0
+    usage: Usage = Field(default_factory=Usage)
+    agent_calls: list[str] = Field(default_factory=list, description="hashes of every recorded agent call")
+    trace: list[str] = Field(default_factory=list)
+    final_candidate_hash: str | None = None
+    best_round: int | None = None
+    human_decision: HumanDecision | None = None
+    event_seq: int = Field(default=-1, description="the last event this state includes")
+
+    # ------------------------------------------------------------------ reading helpers
+    def round_no(self, n: int) -> Round | None:
+        return next((r for r in self.rounds if r.round == n), None)
+
+    @property
+    def current(self) -> Round:
+        return self.rounds[-1]
+
+    def final_round(self) -> Round | None:
+        """The round the workflow ended on: the chosen one, else the last evaluated one."""
+        if self.best_round is not None:
+            return self.round_no(self.best_round)
+        evaluated = [r for r in self.rounds if r.evaluated]
+        return evaluated[-1] if evaluated else None
+
+    def engines_used(self) -> list[str]:
+        runs = [self.baseline_run, *[r.run for r in self.rounds]]
+        return sorted({r.engine for r in runs if r is not None and r.engine})
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+def load_state(data: dict[str, Any]) -> WorkflowState:
+    return WorkflowState.model_validate(data)
+
+
+__all__ = ["WorkflowState", "Budgets", "Settings", "Usage", "Authorization", "Scope", "Answer", "RequirementOutcome",
+           "RunRecord", "PopulationRecord", "RepairRecord", "Round", "HumanDecision", "STATE_ID", "CAPTURE_TICKS",
+           "load_state"]

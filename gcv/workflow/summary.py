@@ -1,0 +1,38 @@
+"""The machine summary of a workflow: the object ``gcv status --json`` prints, the last
+object of ``gcv run --json`` / ``resume --json``, and ``GET /api/workflows/{id}``.
+
+One function, so the CLI and the console can never describe a workflow differently.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gcv.store.workflow_dir import WorkflowDir
+from gcv.workflow.state import WorkflowState
+
+
+def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
+    final = d.get(state.final_candidate_hash) if state.final_candidate_hash else None
+    chosen = state.round_no(state.best_round) if state.best_round is not None else None
+    if chosen is None and state.rounds and state.rounds[-1].evaluation_hash:
+        chosen = state.rounds[-1]
+    evaluation = d.get(chosen.evaluation_hash) if chosen is not None and chosen.evaluation_hash else None
+    req = state.requirement
+    return {
+        "workflow_id": state.id, "status": str(state.status),
+        "terminal_reason": str(state.terminal_reason) if state.terminal_reason else None,
+        "terminal_message": state.terminal_message, "decision": req.decision if req else None,
+        "questions": req.questions if req else [], "issues": req.issues if req else [],
+        "runs_used": state.usage.engine_runs, "candidate_runs_used": state.usage.candidate_runs,
+        "model_calls_used": state.usage.model_calls, "tokens_used": state.usage.tokens, "round": state.round,
+        "best_round": state.best_round, "final_candidate": final, "final_candidate_hash": state.final_candidate_hash,
+        "evaluation": evaluation, "trace": list(state.trace),
+        "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
+        "human_decision": state.human_decision.model_dump(mode="json") if state.human_decision else None,
+        "engine": state.settings.engine, "engines_used": state.engines_used(), "provider": state.settings.provider,
+        "workspace": str(d.root),
+    }
+
+
+__all__ = ["summary_object"]
