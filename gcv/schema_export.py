@@ -1,7 +1,7 @@
 """The JSON Schemas committed in ``schemas/``: one registry, one writer.
 
 Each entry maps a file name to a builder that returns the schema as plain data. The files
-are generated, never edited by hand; ``tests/test_schema_drift.py`` fails when a model and
+are generated, never edited by hand; ``tests/test_schema_export.py`` fails when a model and
 its committed file drift apart (fix: ``gcv schema export``). To add a schema, add an entry.
 """
 
@@ -11,19 +11,18 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-from gcv.contract.jsonschema_check import (
-    CONFIG_SCHEMA_FILE,
-    GOAL_SCHEMA_FILE,
-    config_schema,
-    goal_schema,
-    model_schema,
-)
+from engine_runners.protocol import RunRequest
+from gcv.batch.spec import batch_spec_schema as build_batch_spec_schema
+from gcv.contract.jsonschema_check import CONFIG_SCHEMA_FILE, GOAL_SCHEMA_FILE, config_schema, goal_schema, model_schema
+from gcv.sim.players import InputsTrace
+from gcv.sim.program_model import SimProgram
+from gcv.sim.telemetry_model import Telemetry
+from gcv.validation.report import ValidationReport
+from gcv.workflow.state import STATE_SCHEMA_FILE, state_json_schema
 
 
 def report_schema() -> dict[str, Any]:
     """The report as GCV writes it; ``gcv validate --json`` adds ``exit_code`` (0 or 1)."""
-    from gcv.validation.report import ValidationReport
-
     schema = model_schema(ValidationReport, "validation_report.schema.json", mode="serialization")
     schema["properties"]["exit_code"] = {
         "description": "present in `gcv validate --json` output: 0 valid, 1 invalid",
@@ -33,20 +32,14 @@ def report_schema() -> dict[str, Any]:
 
 
 def sim_program_schema() -> dict[str, Any]:
-    from gcv.sim.program_model import SimProgram
-
     return model_schema(SimProgram, "sim_program.schema.json")
 
 
 def telemetry_schema() -> dict[str, Any]:
-    from gcv.sim.telemetry_model import Telemetry
-
     return model_schema(Telemetry, "telemetry.schema.json")
 
 
 def run_request_schema() -> dict[str, Any]:
-    from engine_runners.protocol import RunRequest
-
     schema = model_schema(RunRequest, "run_request.schema.json")
     schema["properties"]["program"] = {"$ref": "sim_program.schema.json",
                                        "description": "the integer sim program"}
@@ -54,15 +47,16 @@ def run_request_schema() -> dict[str, Any]:
 
 
 def inputs_trace_schema() -> dict[str, Any]:
-    from gcv.sim.players import InputsTrace
-
     return model_schema(InputsTrace, "inputs_trace.schema.json")
 
 
 def batch_spec_schema() -> dict[str, Any]:
-    from gcv.batch.spec import batch_spec_schema as build
+    return build_batch_spec_schema()
 
-    return build()
+
+def workflow_state_schema() -> dict[str, Any]:
+    """``state.json`` as the loop writes it (every workflow folder, every bundle)."""
+    return state_json_schema()
 
 
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
@@ -74,6 +68,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "run_request.schema.json": run_request_schema,
     "inputs_trace.schema.json": inputs_trace_schema,
     "batch_spec.schema.json": batch_spec_schema,
+    STATE_SCHEMA_FILE: workflow_state_schema,
 }
 
 

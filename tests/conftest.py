@@ -81,3 +81,39 @@ def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(socket.socket, "connect", connect)
     monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+
+
+# --- every state.json a test writes matches the committed workflow-state schema -------------
+
+@pytest.fixture(scope="session")
+def _state_validator():
+    import json
+
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((REPO_ROOT / "schemas" / "workflow_state.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+@pytest.fixture(autouse=True)
+def _states_match_their_schema(request: pytest.FixtureRequest, _state_validator) -> object:
+    """After each test that used ``tmp_path``, every ``workflows/*/state.json`` under it must
+    validate against ``schemas/workflow_state.schema.json`` (the schema bundles ship with)."""
+    if "tmp_path" not in request.fixturenames:
+        yield
+        return
+    root = request.getfixturevalue("tmp_path")  # set up now, so it is torn down after this check
+    yield
+    import json
+
+    for path in root.rglob("workflows/*/state.json"):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # tests that damage a state on purpose
+        if not isinstance(data, dict) or data.get("workflow") != "gcv.workflow/1":
+            continue
+        errors = list(_state_validator.iter_errors(data))
+        if errors:
+            where = ".".join(str(p) for p in errors[0].absolute_path)
+            pytest.fail(f"{path} does not match workflow_state.schema.json at $.{where}: {errors[0].message}")

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from gcv.agents.base import AgentCall, ReviewVerdict
-from gcv.agents.review import RepairHistoryEntry, ReviewEvidence
+from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
 from gcv.contract.canonical import canonical_bytes, sha256_hex
 from gcv.repair.intents import (
     INCREASE_WAVE_INTERVAL, REDUCE_BULLET_LIFETIME, REDUCE_BULLET_SPEED, REDUCE_BULLETS_PER_WAVE,

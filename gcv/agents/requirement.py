@@ -21,8 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable
 
+from gcv.agents.anthropic_provider import AnthropicRequirementProvider
 from gcv.agents.base import AgentCall, BlockIssue, RequirementDecision, RequirementProvider
 from gcv.agents.goal_applier import GoalRangeError, apply_goal
+from gcv.agents.offline_requirement import OfflineRequirementProvider
+from gcv.agents.replay_provider import ReplayRequirementProvider
 from gcv.contract.models import BulletHellConfig
 from gcv.validation.report import ValidationReport
 from gcv.validation.validate import validate
@@ -40,24 +43,18 @@ class UnknownProviderError(ValueError):
 
 
 def _offline(arg: str) -> RequirementProvider:
-    from gcv.agents.offline_requirement import OfflineRequirementProvider
-
     if arg:
         raise ValueError("the offline provider takes no argument (use 'offline')")
     return OfflineRequirementProvider()
 
 
 def _anthropic(arg: str) -> RequirementProvider:
-    from gcv.agents.anthropic_provider import AnthropicRequirementProvider
-
     if arg:
         raise ValueError("the anthropic provider takes no argument (configure it with GCV_ANTHROPIC_* variables)")
     return AnthropicRequirementProvider()
 
 
 def _replay(arg: str) -> RequirementProvider:
-    from gcv.agents.replay_provider import ReplayRequirementProvider
-
     return ReplayRequirementProvider(arg)
 
 

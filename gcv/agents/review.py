@@ -8,66 +8,13 @@ and receive the evidence as plain JSON data, exactly what a model would be shown
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from gcv.agents.anthropic_provider import AnthropicReviewProvider
 from gcv.agents.base import AgentCall, ReviewProvider, ReviewVerdict
-from gcv.contract.goal import Goal
-from gcv.contract.models import BulletHellConfig
-from gcv.evaluation.models import Evaluation
-from gcv.repair.models import AllowedIntents
-from gcv.validation.diff import FieldChange, diff_configs
-
-
-class RepairHistoryEntry(BaseModel):
-    """One past round: its evaluation's ``miss_score``/``passed``, and the repair chosen on it.
-
-    ``intent``/``phase_id`` are the repair applied to round ``round``'s candidate (None when
-    that round ended without a repair). Whether the repair helped is read from the next
-    round's ``miss_score`` (the next record, or the evidence's current evaluation).
-    """
-
-    model_config = ConfigDict(extra="forbid")
-
-    round: int = Field(ge=0)
-    intent: str | None = None
-    phase_id: str | None = None
-    miss_score: float = Field(ge=0)
-    passed: bool = False
-
-
-class ReviewEvidence(BaseModel):
-    """What the reviewer is shown: the request, the change, the verdict of the checks, the history."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    request_text: str = ""
-    goal: Goal | None = None
-    diff: list[FieldChange] = Field(default_factory=list, description="baseline -> candidate")
-    evaluation: Evaluation
-    baseline_phase_results: list[dict[str, Any]] = Field(default_factory=list)
-    candidate_phase_results: list[dict[str, Any]] = Field(default_factory=list)
-    repair_history: list[RepairHistoryEntry] = Field(default_factory=list)
-    allowed_intents: list[str] = Field(default_factory=list)
-    allowed_phases: dict[str, list[str]] = Field(
-        default_factory=dict, description="for each allowed repair intent, the phases it may act on")
-    round: int = Field(default=1, ge=0)
-
-    @classmethod
-    def build(cls, *, request_text: str, goal: Goal | None, baseline: BulletHellConfig,
-              candidate: BulletHellConfig, evaluation: Evaluation, baseline_telemetry: dict[str, Any],
-              candidate_telemetry: dict[str, Any], allowed: AllowedIntents,
-              repair_history: Iterable[RepairHistoryEntry | dict[str, Any]] = (), round: int = 1) -> ReviewEvidence:
-        return cls(
-            request_text=request_text, goal=goal, diff=diff_configs(baseline, candidate),
-            evaluation=evaluation,
-            baseline_phase_results=list(baseline_telemetry.get("phase_results") or []),
-            candidate_phase_results=list(candidate_telemetry.get("phase_results") or []),
-            repair_history=[RepairHistoryEntry.model_validate(r) if isinstance(r, dict) else r
-                            for r in repair_history],
-            allowed_intents=list(allowed.intents), allowed_phases=dict(allowed.phases), round=round)
+from gcv.agents.offline_review import OfflineReviewProvider
+from gcv.agents.replay_provider import ReplayReviewProvider
+from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
 
 
 class ReviewAgent:
@@ -81,20 +28,14 @@ class ReviewAgent:
 
 
 def _offline() -> ReviewProvider:
-    from gcv.agents.offline_review import OfflineReviewProvider  # avoids an import cycle
-
     return OfflineReviewProvider()
 
 
 def _anthropic() -> ReviewProvider:
-    from gcv.agents.anthropic_provider import AnthropicReviewProvider
-
     return AnthropicReviewProvider()
 
 
 def _replay(arg: str) -> ReviewProvider:
-    from gcv.agents.replay_provider import ReplayReviewProvider
-
     return ReplayReviewProvider(arg)
 
 
@@ -121,3 +62,7 @@ def get_review_provider(name: str) -> ReviewProvider:
         names = sorted(review_provider_names(), key=lambda n: (n != "offline", n))  # the default first
         raise ValueError(f"unknown review provider {name!r}; available: {', '.join(names)}") from None
     return factory()
+
+
+__all__ = ["ReviewAgent", "ReviewEvidence", "RepairHistoryEntry", "get_review_provider", "register_review_provider",
+           "review_provider_names"]

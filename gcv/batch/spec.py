@@ -39,7 +39,14 @@ from typing import Annotated, Any, Callable, Literal, Union
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError,
                       field_validator, model_validator)
 
-from gcv.contract.loading import GcvInputError, json_path
+from engine_runners.registry import runner_names
+from gcv.batch.gate import GateRule, GateSyntaxError, parse_condition
+from gcv.contract.jsonschema_check import model_schema
+from gcv.contract.loading import GcvInputError, json_path, load_config
+from gcv.sim.players import PlayerSpecError, parse_player, player_label
+from gcv.sim.program import compile_program
+from gcv.store.paths import workspace_root
+from gcv.validation.validate import validate
 
 BATCH_ID = "gcv.batch/1"
 SPEC_SCHEMA_FILE = "batch_spec.schema.json"
@@ -183,8 +190,6 @@ class GateEntry(_Strict):
     @field_validator("fail_if")
     @classmethod
     def _parses(cls, value: str) -> str:
-        from gcv.batch.gate import GateSyntaxError, parse_condition
-
         try:
             parse_condition(value)
         except GateSyntaxError as exc:
@@ -230,8 +235,6 @@ class BatchSpec(_Strict):
     @field_validator("engines")
     @classmethod
     def _engines(cls, value: list[str]) -> list[str]:
-        from engine_runners.registry import runner_names
-
         known = runner_names()
         for name in value:
             if name not in known:
@@ -343,7 +346,6 @@ def player_text(item: Any) -> str:
 
 def batch_spec_schema() -> dict[str, Any]:
     """The committed JSON Schema of the batch spec (TOML maps onto JSON one to one)."""
-    from gcv.contract.jsonschema_check import model_schema
 
     return model_schema(BatchSpec, SPEC_SCHEMA_FILE)
 
@@ -382,8 +384,6 @@ BaselineResolver = Callable[[str], tuple[Any, str]]  # "baseline:v2" -> (BulletH
 
 
 def _config_from_file(path: Path, spec_file: str, where: str) -> Any:
-    from gcv.contract.loading import load_config
-
     try:
         return load_config(path)
     except GcvInputError as exc:
@@ -393,7 +393,6 @@ def _config_from_file(path: Path, spec_file: str, where: str) -> Any:
 
 def _check_config(config: Any, spec_file: str, where: str, source: str) -> None:
     """A batch runs only configs that pass all four validation layers (as ``gcv sim`` does)."""
-    from gcv.validation.validate import validate
 
     report = validate(config, config)
     if not report.ok:
@@ -407,9 +406,6 @@ def resolve_spec(spec: BatchSpec, spec_path: str | os.PathLike[str], *,
                  baseline_resolver: BaselineResolver | None = None,
                  output_root: Path | None = None) -> ResolvedBatch:
     """Read every config and player file the spec names; compile the programs."""
-    from gcv.batch.gate import GateRule, parse_condition
-    from gcv.sim.players import PlayerSpecError, parse_player, player_label
-    from gcv.sim.program import compile_program
 
     path = Path(spec_path)
     file = str(spec_path)
@@ -465,7 +461,6 @@ def resolve_spec(spec: BatchSpec, spec_path: str | os.PathLike[str], *,
         out = Path(spec.output)
         output_dir = out if out.is_absolute() else base / out
     else:
-        from gcv.store.paths import workspace_root
 
         output_dir = (output_root or workspace_root()) / "batches" / path.stem
     texts = {text: label for label, text in labels.items()}

@@ -30,6 +30,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as JsonSchemaError
 from pydantic import BaseModel
 
+from gcv.contract.goal import Goal
+from gcv.contract.loading import find_repo_root
+from gcv.contract.models import BulletHellConfig
 from gcv.contract.types import DECIMALS_KEYWORD, decimal_places
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -73,14 +76,10 @@ def model_schema(model: type[BaseModel], file_name: str,
 
 
 def config_schema() -> dict[str, Any]:
-    from gcv.contract.models import BulletHellConfig
-
     return model_schema(BulletHellConfig, CONFIG_SCHEMA_FILE)
 
 
 def goal_schema() -> dict[str, Any]:
-    from gcv.contract.goal import Goal
-
     return model_schema(Goal, GOAL_SCHEMA_FILE)
 
 
@@ -155,8 +154,6 @@ GcvValidator = jsonschema.validators.extend(
 
 
 def schemas_dir() -> Path | None:
-    from gcv.contract.loading import find_repo_root
-
     root = find_repo_root()
     if root is None or not (root / "schemas").is_dir():
         return None

@@ -315,7 +315,7 @@ class LoopReplay:
             where = (f"after event {len(replayed) - 1} ({_describe(replayed[-1])})" if replayed else "at the start")
             problems.append(f"the loop stops {where}, {len(replayed)} events where {len(recorded)} were recorded")
         if self.stopped:
-            problems.insert(0, f"the replayed loop stopped: {self.stopped}")
+            problems.append(f"the replayed loop stopped: {self.stopped}")
         if not problems and self.replayed_state is not None:
             diff = first_difference(self.ev.state, self.replayed_state)
             if diff:

@@ -32,6 +32,7 @@ from gcv.sim.fixed import TICK_HZ
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.catalog import Workspace
 from gcv.workflow.state import CAPTURE_TICKS
+from gcv.workflow.states import decisions_allowed
 
 # The report's CSS classes for the status vocabulary's tones (gcv.contract.status).
 TONE_CLASS = {"good": "ok", "warn": "warn", "bad": "bad", "neutral": "neutral", "active": "warn"}
@@ -282,9 +283,10 @@ class _Report:
                          + (f" — “{esc(human['note'])}”" if human.get("note") else "")
                          + (f"; promoted to baseline v{esc(human['promoted_version'])}"
                             if human.get("promoted_version") else "")))
-        elif status in ("evidence_ready", "budget_exhausted", "blocked", "failed"):
-            rows.append(("Human decision", f'pending: <code>gcv decide {esc(s["id"])} accept|revise|rollback '
-                                           f'--actor NAME</code>'))
+        elif decisions_allowed(Status(status)):
+            # exactly the decisions the state machine takes from here (the CLI refuses any other)
+            rows.append(("Human decision", f'pending: <code>gcv decide {esc(s["id"])} '
+                                           f'{"|".join(decisions_allowed(Status(status)))} --actor NAME</code>'))
         dl = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
         return f'<div class="verdict {t}">{head}<dl>{dl}</dl></div>'
 

@@ -12,6 +12,7 @@ integrity (the bytes are the bytes that were exported)
     integrity.event_chain  seq, prev_hash and hash of every event; head matches the manifest
 
 consistency (the files agree with each other)
+    consistency.state_schema the state matches schemas/workflow_state.schema.json
     consistency.index        index.json names existing files and every payload file
     consistency.events       the state agrees with its hash-chained event log
     consistency.configs      config, goal, request and decision hashes match the state
@@ -36,6 +37,7 @@ checks are what tie the content to what really happened. See docs/evidence.md.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import tempfile
@@ -43,6 +45,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+
+from jsonschema import Draft202012Validator
 
 from engine_runners.protocol import RunRequest
 from gcv.batch.population import PopulationSummary, evaluate_population
@@ -64,7 +68,13 @@ from gcv.store.logs import GENESIS, event_hash
 from gcv.store.safezip import LIMITS, BundleReadError, Limits, read_bundle
 from gcv.validation.diff import diff_configs
 from gcv.validation.validate import validate
+from gcv.workflow.state import STATE_SCHEMA_FILE, state_json_schema
 from gcv.workflow.states import IllegalTransition, check_transition
+
+@functools.lru_cache(maxsize=1)
+def state_validator() -> Draft202012Validator:
+    return Draft202012Validator(state_json_schema())
+
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -257,6 +267,14 @@ class _Consistency:
         goal = Goal.model_validate(ev.goal()) if ev.goal() is not None else None
         return baseline, cands, goal
 
+    def state_schema_check(self) -> Outcome:
+        if STATE_NAME not in self.files:
+            return "", [f"{STATE_NAME} is missing"]
+        data = json.loads(self.files[STATE_NAME])
+        errors = sorted(state_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+        problems = [f"{STATE_NAME} at $.{'.'.join(str(p) for p in e.absolute_path)}: {e.message}" for e in errors[:5]]
+        return f"{STATE_NAME} matches the workflow-state schema ({STATE_SCHEMA_FILE})", problems
+
     def index_check(self) -> Outcome:
         ev = self.ev
         idx = ev.index
@@ -299,7 +317,6 @@ class _Consistency:
         return f"index.json maps {len(referenced)} files to {len(state_rounds)} round(s)", problems
 
     def events_check(self) -> Outcome:
-
         ev = self.ev
         state = ev.state
         events = ev.events()
@@ -396,7 +413,6 @@ class _Consistency:
         return f"baseline + {len(hashes)} candidate config(s), goal and request match their hashes", problems
 
     def validation_check(self) -> Outcome:
-
         ev = self.ev
         if not ev.rounds():
             raise Skip("no candidate in this bundle")
@@ -415,7 +431,6 @@ class _Consistency:
         return f"{len(ev.rounds())} candidate(s) re-validate to their recorded reports (4 layers)", problems
 
     def diffs_check(self) -> Outcome:
-
         ev = self.ev
         if not ev.rounds():
             raise Skip("no candidate in this bundle")
@@ -488,7 +503,6 @@ class _Consistency:
         return f"{count} run(s): requests compile from their configs, telemetry and frames match", problems
 
     def evaluations_check(self) -> Outcome:
-
         ev = self.ev
         problems = []
         count = 0
@@ -512,7 +526,6 @@ class _Consistency:
         return f"{count} evaluation(s) match the state", problems
 
     def populations_check(self) -> Outcome:
-
         ev = self.ev
         state = ev.state
         spec = state["settings"].get("population")
@@ -616,7 +629,8 @@ class _Consistency:
         return "the manifest's predicate agrees with the state", problems
 
     def run(self) -> list[CheckResult]:
-        return [run_check("consistency.index", self.index_check),
+        return [run_check("consistency.state_schema", self.state_schema_check),
+                run_check("consistency.index", self.index_check),
                 run_check("consistency.events", self.events_check),
                 run_check("consistency.configs", self.configs_check),
                 run_check("consistency.validation", self.validation_check),

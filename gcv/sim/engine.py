@@ -23,6 +23,7 @@ import numpy as np
 from gcv.sim.fixed import COS_TABLE, SIN_TABLE, SplitMix64, iatan2, isin
 from gcv.sim.players import expand_trace, player_label
 from gcv.sim.schedule import phase_index_for
+from gcv.sim.telemetry import build_telemetry
 
 DIAGONAL_Q16 = 46341  # round(65536 / sqrt(2))
 # Bot candidate moves, in this order: stay, then counter-clockwise from +x; then the same
@@ -445,8 +446,6 @@ class Simulation:
         return RunResult(self.telemetry(), snapshots)
 
     def telemetry(self) -> dict[str, Any]:
-        from gcv.sim.telemetry import build_telemetry
-
         return build_telemetry(self)
 
     @property

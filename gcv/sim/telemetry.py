@@ -7,13 +7,11 @@ as that decimal (``milli / 1000``), so every implementation prints the same numb
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import gcv
 from gcv.sim.program import program_hash
-
-if TYPE_CHECKING:
-    from gcv.sim.engine import Simulation
 
 TELEMETRY_ID = "gcv.telemetry/1"
 
@@ -47,7 +45,45 @@ def frame_figures(frame_us: list[int]) -> tuple[int, int, int]:
     return average, low, worst[0]
 
 
-def build_telemetry(sim: Simulation, *, run_id: str = "") -> dict[str, Any]:
+class PhaseFigures(Protocol):
+    phase_id: str
+    start_tick: int | None
+    end_tick: int | None
+    ticks: int
+    bullets_spawned: int
+    player_hits: int
+    grazes: int
+    peak_alive_bullets: int
+    alive_tick_sum: int
+
+
+class FinishedRun(Protocol):
+    """What telemetry reads of a finished simulation (``gcv.sim.engine.Simulation``)."""
+
+    program: dict[str, Any]
+    status: str | None
+    end_reason: str | None
+    tick: int
+    seed: int
+    spawned: int
+    peak: int
+    hits: int
+    hit_ticks: Sequence[int]
+    grazes: int
+    health: int
+    boss_health: int
+    stats: Sequence[PhaseFigures]
+    frame_us: list[int]
+    alive_per_second: Sequence[int]
+    state_hashes: Sequence[str]
+
+    @property
+    def player_label(self) -> str: ...
+
+    def state_hash(self) -> str: ...
+
+
+def build_telemetry(sim: FinishedRun, *, run_id: str = "") -> dict[str, Any]:
     prog = sim.program
     status = sim.status
     if status is None:

@@ -39,7 +39,8 @@ from pydantic import ValidationError
 from gcv.agents.base import RequirementDecision
 from gcv.agents.errors import AgentError, CallBudget
 from gcv.agents.requirement import RequirementAgent
-from gcv.agents.review import RepairHistoryEntry, ReviewAgent, ReviewEvidence
+from gcv.agents.review import ReviewAgent
+from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
 from gcv.batch.population import evaluate_population
 from gcv.contract.canonical import config_hash
 from gcv.contract.goal import Goal

@@ -15,11 +15,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gcv.contract.jsonschema_check import model_schema
 from gcv.contract.status import Reason, Status
 from gcv.repair.models import AllowedIntents, GateResult, ReviewVerdict
 from gcv.validation.diff import FieldChange
 
 STATE_ID = "gcv.workflow/1"
+STATE_SCHEMA_FILE = "workflow_state.schema.json"
 # Frames every workflow run captures (ticks at 60 Hz): the report's before/after pairs.
 CAPTURE_TICKS: tuple[int, ...] = (600, 1200, 1800)
 
@@ -219,6 +221,11 @@ def load_state(data: dict[str, Any]) -> WorkflowState:
     return WorkflowState.model_validate(data)
 
 
+def state_json_schema() -> dict[str, Any]:
+    """The JSON Schema of ``state.json`` (committed as ``schemas/workflow_state.schema.json``)."""
+    return model_schema(WorkflowState, STATE_SCHEMA_FILE, mode="serialization")
+
+
 __all__ = ["WorkflowState", "Budgets", "Settings", "Usage", "Authorization", "Scope", "Answer", "RequirementOutcome",
            "RunRecord", "PopulationRecord", "RepairRecord", "Round", "HumanDecision", "STATE_ID", "CAPTURE_TICKS",
-           "load_state"]
+           "STATE_SCHEMA_FILE", "load_state", "state_json_schema"]

@@ -48,7 +48,10 @@ def _print_summary(engine, state) -> None:
     con = console()
     s = summary_object(engine, state)
     d = engine.ws.workflow_dir(state.id)
-    colour = {"evidence_ready": "green", "accepted": "green", "budget_exhausted": "yellow"}.get(s["status"], "red")
+    from gcv.contract.status import Status  # lazy, as above
+
+    colour = {"good": "green", "warn": "yellow", "bad": "red", "neutral": "cyan", "active": "blue"}[
+        Status(s["status"]).tone]
     con.print(f"[bold]workflow[/] {s['workflow_id']}  [{colour}]{s['status']}[/]"
               + (f"  ({s['terminal_reason']})" if s["terminal_reason"] else ""))
     if s["terminal_message"]:

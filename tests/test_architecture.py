@@ -1,0 +1,39 @@
+"""The house's rules about imports hold: layers import strictly downward, and no two files
+of a package import each other in a circle (the contracts are in pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_lint_imports_keeps_every_contract() -> None:
+    exe = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run([str(exe), "--no-cache"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "0 broken" in result.stdout
+
+
+def test_library_code_imports_project_modules_at_the_top() -> None:
+    """Only the CLI layer imports project modules inside functions (for start-up time)."""
+    offenders = []
+    for path in sorted((REPO / "gcv").rglob("*.py")) + sorted((REPO / "engine_runners").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        if rel.startswith("gcv/cli/"):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            stripped = line.lstrip()
+            if line != stripped and stripped.startswith(("from gcv", "import gcv", "from engine_runners",
+                                                         "import engine_runners")):
+                offenders.append(f"{rel}:{number}: {stripped}")
+    assert not offenders, "function-local imports of project modules:\n" + "\n".join(offenders)
+
+
+@pytest.mark.parametrize("contract", ["layers", "no import cycle"])
+def test_the_contracts_are_declared(contract: str) -> None:
+    assert contract in (REPO / "pyproject.toml").read_text(encoding="utf-8")
