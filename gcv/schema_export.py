@@ -65,6 +65,12 @@ def batch_spec_schema() -> dict[str, Any]:
     return build()
 
 
+def request_set_schema() -> dict[str, Any]:
+    from gcv.agents.request_eval import set_schema
+
+    return set_schema()
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     CONFIG_SCHEMA_FILE: config_schema,
     GOAL_SCHEMA_FILE: goal_schema,
@@ -74,6 +80,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "run_request.schema.json": run_request_schema,
     "inputs_trace.schema.json": inputs_trace_schema,
     "batch_spec.schema.json": batch_spec_schema,
+    "request_set.schema.json": request_set_schema,
 }
 
 

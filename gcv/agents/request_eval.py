@@ -53,11 +53,13 @@ from gcv.agents.errors import AgentError, ReplayMismatch
 from gcv.agents.replay_provider import decode_recorded_output
 from gcv.agents.requirement import Proposal, RequirementAgent
 from gcv.contract.canonical import canonical_json, config_hash, sha256_hex
+from gcv.contract.jsonschema_check import model_schema
 from gcv.contract.models import BulletHellConfig, Pattern, Targets
 from gcv.sim.fixed import exact
 from gcv.validation.diff import diff_configs
 
 SET_FORMAT = "gcv.request_set/1"
+SET_SCHEMA_FILE = "request_set.schema.json"
 RECORDING_FORMAT = "gcv.request_eval_recording/1"
 
 RequestClass = Literal[
@@ -99,7 +101,8 @@ class Comparison(_Strict):
     le: float | None = Field(default=None, alias="<=")
     between: tuple[float, float] | None = Field(default=None, description="inclusive [low, high]")
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=False)
+    model_config = ConfigDict(extra="forbid", populate_by_name=False,
+                              json_schema_extra={"minProperties": 1, "maxProperties": 1})
 
     @model_validator(mode="after")
     def _one(self) -> Comparison:
@@ -218,8 +221,7 @@ def load_set(path: str | Path) -> list[LabeledRequest]:
 
 def set_schema() -> dict[str, Any]:
     """The JSON Schema of one line of a request set (``schemas/request_set.schema.json``)."""
-    schema = LabeledRequest.model_json_schema(by_alias=True)
-    schema["$id"] = "request_set.schema.json"
+    schema = model_schema(LabeledRequest, SET_SCHEMA_FILE)
     schema["description"] = (f"{SET_FORMAT}: one labeled designer request per line of a JSONL file "
                              "(artifacts/requests/); scored by `gcv eval-requests`")
     return schema
