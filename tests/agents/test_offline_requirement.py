@@ -399,7 +399,7 @@ def test_offline_provider_records_one_call_with_the_decision() -> None:
     call = calls[0]
     assert isinstance(call, AgentCall)
     assert (call.agent, call.provider, call.model, call.prompt_id) == (
-        "requirement", "offline", "rules-v1", "requirement/offline-v1")
+        "requirement", "offline", "rules-v2", "requirement/offline-v1")
     assert call.usage.total == 0 and call.retries == 0 and call.error is None
     assert RequirementDecision.model_validate(json.loads(call.raw_output)) == decision
     assert len(call.prompt_sha256) == 64 and call.request_bytes == len(KEY_EN.encode())
