@@ -51,7 +51,7 @@ FIELD_WORDS: dict[str, str] = {
                          r"between\s+waves|发射间隔|间隔|射速|发射频率|频率"),
     "bullet_speed": r"bullet\s+speed|\bspeed\b|\bvelocity\b|子弹速度|弹速|飞行速度|速度",
     "bullet_lifetime_seconds": (r"life\s*time|life\s*span|bullet\s+life\b|\blive\b|\blast\b|"
-                                r"寿命|存活时间|生存时间|持续时间|生命周期"),
+                                r"寿命|存活时间|生存时间|持续时间|生命周期|存活(?!子弹)"),
     "rotation_per_wave_deg": r"\brotat\w*|\bturn\w*|\bspin\w*|\btwist\w*|旋转|转速|转角|转",
     "spread_angle_deg": (r"\bspread\b|\barc\b|\bangle\b|\bwide\b|\bwidth\b|\bcone\b|扩散角?|扇角|张角|散布角|"
                          r"角度|夹角|展开角"),
@@ -81,7 +81,7 @@ PRESSURE_DOWN = (r"\beasier\b|\bsparser\b|\bless\s+dense\b|\bmore\s+sparse\b|\bs
                  r"降低(?:整体|总体)?难度|整体降低|降低一下|难度降低一?[点些]?|太难了?|太密了?|难度(?:小|低)一?[点些]|"
                  r"更稀疏|更稀|稀疏一?[点些]|稀一?[点些]|降低密度|减少密度|密度(?:降低|更低|小一?[点些]|低一?[点些])|"
                  r"降低难度|减少难度|难度(?:降低|低一?[点些])|更简单|简单一?[点些]|更容易|容易一?[点些]|"
-                 r"减少子弹|子弹更少|少一?[点些]子弹|更少的?子弹|减弱|削弱|更温和|轻松一?[点些]|更轻松|"
+                 r"减少子弹|子弹更少|子弹少一?[点些]|少一?[点些]子弹|更少的?子弹|减弱|削弱|更温和|轻松一?[点些]|更轻松|"
                  r"降低压迫感?|减少压迫感?|减弱压迫感?|压迫感(?:小|低|弱)一?[点些]|压迫感太强")
 PRESSURE_UP = (r"\bharder\b|\bmore\s+difficult\b|\btougher\b|\bmore\s+challenging\b|\bmore\s+intense\b|"
                r"\bintense\b|\bdenser\b|\bmore\s+dense\b|\bdense\b|\bthicker\b|\bmore\s+pressure\b|"
@@ -93,7 +93,7 @@ PRESSURE_UP = (r"\bharder\b|\bmore\s+difficult\b|\btougher\b|\bmore\s+challengin
                r"更密集|更密|密集一?[点些]|密一?[点些]|加密|密集|提高密度|增加密度|提升密度|加大密度|"
                r"密度(?:更高|提高|高一?[点些])|更有压迫感|增加压迫感|加强压迫感|提高压迫感|压迫感更强|"
                r"压迫感强一?[点些]|压迫感|更难|难一?[点些]|加大难度|提高难度|增加难度|提升难度|"
-               r"更具?挑战性?|更激烈|更紧张|更多的?子弹|增加子弹(?!速度|寿命|的)|子弹更多|多一?[点些]子弹|"
+               r"更具?挑战性?|更激烈|更紧张|更多的?子弹|增加子弹(?!速度|寿命|的)|子弹更多|子弹多一?[点些]|多一?[点些]子弹|"
                r"弹幕更多|更凶|更狠|强化|加强")
 
 OFF_TOPIC: dict[str, str] = {
@@ -229,7 +229,7 @@ CONSTRAINTS: list[tuple[str, str]] = [
      rf"{_N}\s*次?", "max_player_hits"),
     (rf"(?:受击|被击中|被弹|中弹|被命中)(?:次数)?\s*(?:最多|至多|不超过|<=|≤)\s*{_N}\s*次?", "max_player_hits"),
 ]
-ZERO_HITS = (r"\b(?:no|zero)\s+hits\b|\bwithout\s+(?:getting\s+|being\s+)?hit\b|\bnever\s+(?:get\s+)?hit\b|"
+ZERO_HITS = (r"\b(?:no|zero|0)\s+hits?\b(?:\s+allowed)?|\bwithout\s+(?:getting\s+|being\s+)?hit\b|\bnever\s+(?:get\s+)?hit\b|"
              r"零受击|一次都不(?:能|可以|要)被?(?:击中|打中|命中)|不能被?(?:击中|打中)|不受击")
 ALLOW_LOOSEN: list[tuple[str, str]] = [
     (rf"\b(?:allow|permit|let)\w*\s+(?:up\s+to\s+)?{_N}\s+(?:alive\s+)?bullets?(?:\s+alive)?", "max_alive_bullets"),
@@ -367,7 +367,7 @@ SWITCH_OLD_BEFORE = (r"(?:\binstead\s+of|\brather\s+than|\bnot|\bno\s+more|\bin\
                      r"(?:\s+|'s\b|的|the\b|an?\b|its\b|current\b|old\b|existing\b)*$")
 # cues right before a pattern word that make it the NEW pattern ("into a spiral", "改成螺旋")
 SWITCH_NEW_BEFORE = (r"(?:\binto|\bto|\bwith|\bfor|\bby|->|\bmake\s+it|\bbecomes?|\bbe|\bas|\buse|\busing|\bwant|"
-                     r"\blike|\bprefer|\bopen\s+with|\bgo\s+with|改成|改为|换成|变成|变为|改用|换为|成为|成|用|要|改|换)"
+                     r"\blike|\bprefer|\bopen\s+with|\bgo\s+with|改成|改为|换成|变成|变为|改用|换为|成为|成|(?<!不)用|(?<![不想])要|(?<!不)改|换)"
                      r"(?:\s+|the\b|an?\b|some\b)*$")
 # cues right after a pattern word that make it the NEW pattern ("an aimed fan instead")
 SWITCH_NEW_AFTER = r"^\s*(?:pattern\s+|phase\s+)?(?:instead\b|rather\b|代替|替换|替代|取代)"

@@ -85,6 +85,15 @@ class RequestReader:
                     r.edits.append(Edit(q.field, "scale", factor, f"{q.said}, {p.said}"))
                     r.note(f"'{q.said}' and '{p.said}' are one change: {q.field} x {fmt(factor)}")
                     break
+        if r.pressure != "keep" and not qualitative:
+            # "slightly fewer bullets, around 25% fewer": the size of the pressure change, on bullets per wave
+            for p in list(r.pending):
+                if p.kind == "field" and p.operation == "scale" and p.said.endswith(("%", "fewer", "more", "less")) \
+                        and (p.value < 1) == (r.pressure == "decrease"):
+                    r.pending.remove(p)
+                    r.edits.append(Edit("bullets_per_wave", "scale", p.value, p.said))
+                    r.note(f"'{p.said}' is the size of the pressure change: bullets_per_wave x {fmt(p.value)}")
+                    break
         explicit = {e.field for e in r.edits if not e.qualitative}
         r.edits = [e for e in r.edits if not (e.qualitative and e.field in explicit)]
 
@@ -190,7 +199,10 @@ class RequestReader:
             down = re.match(ANSWER_DOWN, bare) is not None or has(DOWN_WORDS, bare)
             if up == down:
                 return None
-            name = p.field or self._answer_field(bare, a) or ("bullet_speed" if has(_SPEED_WORDS, bare) else None)
+            if has(_SPEED_WORDS, bare) and p.field in (None, "bullets_per_wave"):
+                name: str | None = "bullet_speed"  # "bullets 25%" + "faster": the bullets' speed
+            else:
+                name = p.field or self._answer_field(bare, a)
             factor = 1 + p.value if up else 1 - p.value
             if name is None:
                 return Pending("field", p.said, factor, "scale")

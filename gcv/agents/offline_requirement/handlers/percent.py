@@ -42,24 +42,24 @@ def read(seg: Segment) -> str:
             seg.ctx.edit(r, seg.clause, name, "scale", factor, m.group())
             return
         up, down = has(UP_WORDS, window), has(DOWN_WORDS, window)
+        if m.group(1).startswith(("+", "-")):  # "+30%", "-20%": the sign is the direction
+            up, down, p = m.group(1).startswith("+"), m.group(1).startswith("-"), abs(p)
         if up == down:
             r.wait(Pending("direction", m.group().strip(), p, "scale", name))
             return
         sign = 1 if up else -1
+        rate = has(r"rate|射速|频率|\boften\b|\bfrequent\w*|频繁", window)
         if name is None and has(SPEED_WORDS, window):
             name = "wave_interval_ms" if seg.rate_said else "bullet_speed"
-            if name == "wave_interval_ms":
-                sign = -sign  # fire faster = shorter interval
         if name is None and has(r"\bdenser\b|\bsparser\b|密|稀", window):
             name = "bullets_per_wave"
-        if name is None and has(r"\boften\b|\bfrequent\w*|频繁", window):
-            name, sign = "wave_interval_ms", -sign
+        if name is None and rate:
+            name = "wave_interval_ms"
         if name is None:
             r.wait(Pending("field", m.group().strip(), 1 + sign * p, "scale"))
             return
-        if name == "wave_interval_ms" and has(r"rate|射速|频率|often|frequen", window) and \
-                not has(SPEED_WORDS, window):
-            sign = -sign  # a higher fire rate = a shorter interval
+        if name == "wave_interval_ms" and (rate or (seg.rate_said and has(SPEED_WORDS, window))):
+            sign = -sign  # firing faster, more often, a higher fire rate: a shorter interval
         factor = 1 + sign * p
         if factor <= 0:
             r.blocks.append(BlockIssue(
