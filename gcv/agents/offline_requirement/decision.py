@@ -64,11 +64,38 @@ def pending_question(p: Pending) -> str:
     return f"What does '{p.said}' refer to? Name the field, e.g. {FIELD_EXAMPLES}."
 
 
+def summary(r: Reading) -> str:
+    """What is understood so far, in the words of the goal: 'bullet_speed x0.8 on phase_2'."""
+    parts = []
+    if r.pattern_type:
+        parts.append(f"pattern {r.pattern_type}")
+    if r.bidirectional is not None:
+        parts.append("bidirectional" if r.bidirectional else "one direction")
+    if r.direction:
+        parts.append("counter-clockwise" if r.direction > 0 else "clockwise")
+    if r.reverse:
+        parts.append("reverse rotation")
+    if r.pressure != "keep":
+        parts.append(f"{'more' if r.pressure == 'increase' else 'less'} pressure")
+    signs = {"set": "=", "scale": "x", "add": "+"}
+    for e in r.edits:
+        value = fmt(e.value)
+        parts.append(f"{e.field} {signs[e.operation]}{value}" if not (e.operation == "add" and e.value < 0)
+                     else f"{e.field} {value}")
+    for name, value in r.constraints.items():
+        parts.append(f"{name} {fmt(value)}")
+    if r.preserve_visual:
+        parts.append("keep the look")
+    text = ", ".join(parts)
+    named = r.phase_positions or r.all_phases or r.whole_fight or r.referenced_by_pattern
+    if r.phase_ids and (text or named):
+        where = ", ".join(r.phase_ids) if len(r.phase_ids) < 3 else "all phases"
+        text = f"{text} on {where}" if text else f"the change is on {where}"
+    return text
+
+
 def _understood(r: Reading) -> str:
-    parts = list(r.understood)
-    if r.phase_ids and parts:
-        parts[-1] += f" on {', '.join(r.phase_ids)}"
-    return "; ".join(parts)
+    return summary(r)
 
 
 def _clarify(r: Reading, questions: list[str], rationale: str) -> RequirementDecision:

@@ -81,7 +81,7 @@ class RequestReader:
                     else:
                         continue
                     r.pending.remove(p)
-                    r.edits = [e for e in r.edits if e is not q]
+                    r.drop_edit(q)
                     r.edits.append(Edit(q.field, "scale", factor, f"{q.said}, {p.said}"))
                     r.note(f"'{q.said}' and '{p.said}' are one change: {q.field} x {fmt(factor)}")
                     break
@@ -95,7 +95,8 @@ class RequestReader:
                     r.note(f"'{p.said}' is the size of the pressure change: bullets_per_wave x {fmt(p.value)}")
                     break
         explicit = {e.field for e in r.edits if not e.qualitative}
-        r.edits = [e for e in r.edits if not (e.qualitative and e.field in explicit)]
+        for e in [e for e in r.edits if e.qualitative and e.field in explicit]:
+            r.drop_edit(e)
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -126,7 +127,8 @@ class RequestReader:
             r.pressure = a.pressure
         if not filled:
             for e in a.edits:
-                r.edits = [x for x in r.edits if x.field != e.field]
+                for x in [x for x in r.edits if x.field == e.field]:
+                    r.drop_edit(x)
                 r.edits.append(e)
             r.pending.extend(a.pending)
         r.constraints.update(a.constraints)
@@ -157,7 +159,8 @@ class RequestReader:
             if isinstance(edit, Pending):
                 r.pending.append(edit)
             else:
-                r.edits = [e for e in r.edits if not (e.field == edit.field and e.qualitative)]
+                for e in [e for e in r.edits if e.field == edit.field and e.qualitative]:
+                    r.drop_edit(e)
                 r.edits.append(edit)
                 r.note(f"edit: {edit.field} {edit.operation} {fmt(edit.value)} ('{p.said}' + answer '{bare}')")
             return True
@@ -220,7 +223,7 @@ class RequestReader:
             return Edit(name, p.operation, value, p.said)
         if p.kind == "range":
             m = re.search(NUM, bare)
-            if m is None or num(m.group()) not in p.options:
+            if m is None:
                 return None
             sub = Reading(text="")
             self._read_clause(f"{m.group()} {p.unit}", sub, Clause())

@@ -29,6 +29,7 @@ class Edit:
     value: Fraction
     said: str
     qualitative: bool = False  # a word without a number ("faster"): a default step an explicit number replaces
+    note: str = ""  # what the rationale says about it (removed with the edit)
 
 
 @dataclass
@@ -98,6 +99,11 @@ class Reading:
     def ask(self, question: str) -> None:
         if question not in self.questions and len(self.questions) < MAX_QUESTIONS:
             self.questions.append(question)
+
+    def drop_edit(self, edit: Edit) -> None:
+        self.edits = [e for e in self.edits if e is not edit]
+        if edit.note in self.understood:
+            self.understood.remove(edit.note)
 
     def wait(self, pending: Pending) -> None:
         """Something unfinished: asked about unless an answer completes it."""
@@ -213,10 +219,11 @@ class Context:
     def edit(self, r: Reading, clause: Clause, name: str, op: str, value: Fraction, said: str,
              qualitative: bool = False) -> None:
         said = " ".join(said.split())
-        r.edits.append(Edit(name, op, value, said, qualitative))
-        clause.signals.append(f"edit:{name}:{op}:{value}")
         words = {"set": "set to", "scale": "x", "add": "+"}
-        r.note(f"edit: {name} {words[op]} {fmt(value)} ('{said.strip()}')")
+        note = f"edit: {name} {words[op]} {fmt(value)} ('{said.strip()}')"
+        r.edits.append(Edit(name, op, value, said, qualitative, note))
+        clause.signals.append(f"edit:{name}:{op}:{value}")
+        r.note(note)
 
 
 Handler = Callable[[Context, str, Reading, Clause], str]
