@@ -31,7 +31,7 @@ _CN_BEFORE = ("第", "到", "为", "成", "至", "超过", "低于", "高于", "
               "增加", "减少", "提高", "降低", "改成", "改为", "变成", "变为", "调到", "设为", "设成", "降到",
               "提到", "加到", "减到", "速度", "弹速", "寿命", "间隔")
 # a lone 一 before these is "a" / "once", not the number one: 一次 (once), 一波 (one wave), 一下
-_LONE_ONE_WORDS = ("次", "波", "下", "些", "点", "个阶段")
+_LONE_ONE_WORDS = ("次", "波", "下", "些", "点", "个")
 
 _EN_NUMBERS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
@@ -159,16 +159,19 @@ def normalize(text: str) -> str:
     t = re.sub(r"半秒", "0.5秒", t)
     t = re.sub(r"(\d)\s*秒钟", r"\1秒", t)
     t = re.sub(r"每秒(?=\s*(?:一|1)?\s*波|发射|一次)", "每1秒", t)
-    for words, pct in _EN_FRACTIONS.items():
-        t = re.sub(rf"\b{words}\b", pct, t)
+    for words, pct in _EN_FRACTIONS.items():  # "by a fifth", "a fifth slower" (not "a fifth phase")
+        t = re.sub(rf"\b(by\s+){words}\b|\b{words}(?=\s+(?:slower|faster|more|less|fewer|longer|shorter|"
+                   rf"higher|lower|quicker|denser|sparser)\b)", lambda m: (m.group(1) or "") + pct, t)
+    t = re.sub(r"\bbetween\s+(\d+(?:\.\d+)?)\s*(%|[a-z]+)?\s+and\s+(?=\d)",
+               lambda m: f"{m.group(1)}{m.group(2) or ''} - ", t)  # a range, kept in one segment
     t = _EN_NUMBER_RE.sub(lambda m: str(_EN_NUMBERS[next(g for g in m.groups() if g)]), t)
     t = re.sub(r"\b(phase|stage)\s+(i{1,3}|iv|vi?)\b", lambda m: f"{m.group(1)} {_ROMAN[m.group(2)]}", t)
     # units glued to a number, written one way: 0.6s -> 0.6 s, 450ms -> 450 ms, 120° -> 120 degrees
     t = re.sub(r"(\d)°", r"\1 degrees", t)
     t = re.sub(r"(\d)(ms|s|sec|secs)\b", r"\1 \2", t)
     # an approximate number is the number
-    t = re.sub(APPROX_BEFORE, "", t)
-    t = re.sub(APPROX_AFTER, "", t)
+    t = re.sub(APPROX_BEFORE, " ", t)
+    t = re.sub(APPROX_AFTER, " ", t)
     t = re.sub(APPROX_WORDS, "", t)
     # "phases 1, 2 and 3": keep a phase list inside one clause (commas split clauses)
     t = re.sub(rf"\b(phases?|stages?)\s*(\d(?:\s*(?:,|and|&|or)\s*(?:phase\s*)?\d(?![\d.]|{_UNIT_AHEAD}))+)\b",

@@ -123,7 +123,7 @@ WRITE_SCOPE: list[tuple[str, str, str]] = [
      "$.boss.position", "the boss's position"),
     (r"\bplayer(?:'s)?\s+(?:move(?:ment)?\s+)?speed\b|\bspeed\s+of\s+the\s+player\b|\bmove(?:ment)?\s*speed\b|"
      r"\bplayer\s+(?:moves?\s+)?(?:faster|slower|quicker)\b|\bplayer\s+move\s+(?:faster|slower|quicker)\b|"
-     r"\bfocus\s+(?:speed|multiplier)\b|"
+     r"\bfocus\s+(?:speed|multiplier)\b|\bplayer\b[^.;,]{0,24}?\b(?:move|moves|moving|movement|walks?|runs?)\b|"
      r"玩家(?:的)?(?:移动)?速度|自机(?:的)?(?:移动)?速度|移动速度|移速|低速模式",
      "$.player.move_speed", "the player's movement speed"),
     (r"\bplayer(?:'s)?\s+(?:max(?:imum)?\s+)?(?:health|hp|lives)\b|\b(?:extra|more|fewer)\s+lives\b|\b\d+\s+lives\b|"
@@ -229,7 +229,8 @@ CONSTRAINTS: list[tuple[str, str]] = [
      rf"{_N}\s*次?", "max_player_hits"),
     (rf"(?:受击|被击中|被弹|中弹|被命中)(?:次数)?\s*(?:最多|至多|不超过|<=|≤)\s*{_N}\s*次?", "max_player_hits"),
 ]
-ZERO_HITS = (r"\b(?:no|zero|0)\s+hits?\b(?:\s+allowed)?|\bwithout\s+(?:getting\s+|being\s+)?hit\b|\bnever\s+(?:get\s+)?hit\b|"
+ZERO_HITS = (r"\b(?:no|zero|0)\s+hits?\b(?:\s+allowed)?|\bnot\s+(?:be\s+|get\s+)?hit\s+at\s+all\b|"
+             r"\bnever\s+be\s+hit\b|\bwithout\s+a\s+(?:single\s+)?hit\b|\bwithout\s+(?:getting\s+|being\s+)?hit\b|\bnever\s+(?:get\s+)?hit\b|"
              r"零受击|一次都不(?:能|可以|要)被?(?:击中|打中|命中)|不能被?(?:击中|打中)|不受击")
 ALLOW_LOOSEN: list[tuple[str, str]] = [
     (rf"\b(?:allow|permit|let)\w*\s+(?:up\s+to\s+)?{_N}\s+(?:alive\s+)?bullets?(?:\s+alive)?", "max_alive_bullets"),
@@ -308,12 +309,12 @@ BRACKETS = {"(": ")", "[": "]", "（": "）", "【": "】", "<!--": "-->", "<": 
 # --------------------------------------------------------------------------------------------
 
 APPROX_BEFORE = (r"\b(?:about|approximately|approx\.?|roughly|around|circa|some|say|maybe|perhaps|like|nearly|almost)"
-                 r"\s*~?\s*(?=[-+]?\d)|~\s*(?=\d)|(?:大概|大约|大致|约莫|约|差不多|估计|大体)\s*(?=[-+]?\d)")
+                 r"\s*~?\s*(?=[-+]?\d)|(?<![\d%\s])\s*~\s*(?=\d)|(?:^|(?<=[^\d%\s]\s))~\s*(?=\d)|(?:大概|大约|大致|约莫|约|差不多|估计|大体)\s*(?=[-+]?\d)")
 APPROX_AFTER = r"(?<=[\d%a-z\u4e00-\u9fff])\s*(?:\bor\s+so\b|-ish\b|左右|上下)(?:吧)?"
 APPROX_WORDS = r"大概|大约|差不多|大致"
 # "10-15%", "15 到 20 发", "between 15 and 20 bullets": which value? (never a guess)
 RANGE = (rf"\bbetween\s+(?P<a>{NUM})\s*(?P<ua>%|[a-z]+)?\s+and\s+(?P<b>{NUM})"
-         rf"|(?<![\w.])(?P<c>{NUM})\s*(?P<uc>%|ms|s|发|颗|秒|毫秒|度)?\s*(?:-|~|到|至)\s*(?P<d>{NUM})\s*"
+         rf"|(?<![\w.])(?P<c>{NUM})\s*(?P<uc>%|ms|s|发|颗|秒|毫秒|度)?\s*(?:-|~|\bto\b|到|至)\s*(?P<d>{NUM})\s*"
          r"(?P<ud>%|ms\b|s\b|seconds?\b|bullets?\b|degrees?\b|发|颗|枚|秒|毫秒|度)")
 # "from 16 to 24", "16 发 -> 24 发", "由 16 改为 24": the new value is the second one
 FROM_TO = (rf"(?:\bfrom\s+|由|从)?(?P<a>{NUM})\s*(?P<ua>%|[a-z]+|发|颗|枚|秒|毫秒|度|层)?\s*"

@@ -103,6 +103,11 @@ class RequestReader:
     def answer(self, r: Reading, answer_text: str) -> None:
         """Refine ``r`` with one answer of the designer (in order)."""
         bare = normalize(answer_text).strip(" .,!。，！")
+        ordinal = re.fullmatch(r"(?:the\s+)?(first|second|third|fourth|fifth|sixth|last|final)(?:\s+one)?", bare)
+        if ordinal:  # "the second one": the answer to "which phase?"
+            answer_text = f"the {ordinal.group(1)} phase"
+        elif re.fullmatch(r"\d", bare) and not r.pending and not r.phase_ids and 1 <= int(bare) <= self.count:
+            answer_text = f"phase {bare}"
         a = self.read(answer_text)
         filled = self._fill(r, bare, a)
         if a.phase_positions or a.all_phases or a.whole_fight:
@@ -125,6 +130,8 @@ class RequestReader:
             r.direction = a.direction
         if a.pressure != "keep":
             r.pressure = a.pressure
+        if not filled and a.pending and not a.edits:
+            filled = self._correct(r, a)
         if not filled:
             for e in a.edits:
                 for x in [x for x in r.edits if x.field == e.field]:
@@ -165,6 +172,23 @@ class RequestReader:
                 r.note(f"edit: {edit.field} {edit.operation} {fmt(edit.value)} ('{p.said}' + answer '{bare}')")
             return True
         return False
+
+    def _correct(self, r: Reading, a: Reading) -> bool:
+        """'actually 0.6 s', 'make it 24': a bare value replaces the one value the request set."""
+        sets = [e for e in r.edits if e.operation == "set"]
+        p = a.pending[0]
+        if len(sets) != 1 or len(a.pending) != 1 or p.kind not in ("time_field", "field", "unit"):
+            return False
+        old = sets[0]
+        value = p.value
+        if p.kind == "time_field" and old.field not in ("wave_interval_ms", "bullet_lifetime_seconds"):
+            return False
+        if old.field == "wave_interval_ms" and (p.kind == "time_field" or value < 100):
+            value *= 1000
+        r.drop_edit(old)
+        r.edits.append(Edit(old.field, "set", value, p.said))
+        r.note(f"edit: {old.field} set to {fmt(value)} (answer '{p.said}' replaces '{old.said}')")
+        return True
 
     def _answer_field(self, bare: str, a: Reading) -> str | None:
         for e in a.edits:

@@ -21,6 +21,11 @@ _END = re.compile(SENTENCE_END)
 
 def _span(text: str, start: int) -> tuple[int, int]:
     """The span an injection marker at ``start`` governs: its bracket, or the rest of its sentence."""
+    tag = re.match(r"<\s*([a-z]+)\s*>", text[start:])
+    if tag:  # <system> ... </system>
+        close = re.compile(rf"<\s*/\s*{tag.group(1)}\s*>").search(text, start + tag.end())
+        if close:
+            return start, close.end()
     # inside an open bracket? the span is the bracket
     best: tuple[int, int] | None = None
     for opening, closing in BRACKETS.items():

@@ -27,8 +27,10 @@ def read(seg: Segment) -> str:
 
     def percent(m: re.Match[str]) -> None:
         p = num(m.group(1)) / 100
-        window = seg.text[max(0, m.start() - 24): m.end() + 24]
-        before = seg.text[max(0, m.start() - 16): m.start()]
+        # words around the number, with the blanks of words already read squeezed out
+        before = re.sub(r"\s+", " ", seg.text[:m.start()])[-24:]
+        window = before + m.group() + re.sub(r"\s+", " ", seg.text[m.end():])[:24]
+        before = before[-16:]
         name = seg.resolve(m)
         if name == "bullets_per_wave" and has(SPEED_WORDS, window):
             name = None  # "bullets 20% faster" is about speed

@@ -71,6 +71,8 @@ def read(seg: Segment) -> str:
                 return
         if name is None:
             name = seg.resolve(m)
+        if name is None and not unit and re.search(r"(?:\bevery|\beach|每隔?|间隔)\s*$", seg.text[:m.start()]):
+            name = "wave_interval_ms"  # "every 600": an interval (its unit asked about below 100)
         if name is None:
             r.wait(Pending("field", said.strip(), value, "set", unit=unit))
             return
