@@ -319,6 +319,7 @@ class Recorder:
 
     def write(self, request: LabeledRequest, sent: str, baseline: BulletHellConfig, outcome: Outcome) -> None:
         self._line({"id": request.id, "text": request.text, "follow_ups": request.follow_ups, "sent": sent,
+                    "answers_passed": sent == request.text and bool(request.follow_ups),
                     "baseline_hash": config_hash(baseline),
                     "calls": [c.model_dump(mode="json") for c in outcome.calls],
                     "error": ({"kind": outcome.error_kind, "message": outcome.error}
@@ -370,7 +371,8 @@ class ReplayRunner:
             if rec.get("baseline_hash") != config_hash(baseline):
                 raise ReplayMismatch(f"{request.id}: the baseline differs from the recorded one")
             calls = [AgentCall.model_validate(c) for c in rec.get("calls") or []]
-            _check_prompt(request.id, rec.get("sent", ""), baseline, calls)
+            answers = request.follow_ups if rec.get("answers_passed") else []
+            _check_prompt(request.id, rec.get("sent", ""), answers, baseline, calls)
             if rec.get("error"):
                 err = rec["error"]
                 return Outcome(None, calls, error=f"{err.get('message')} (replayed)", error_kind=err.get("kind"))
@@ -388,7 +390,8 @@ class ReplayRunner:
             return Outcome(None, [], error=str(exc), error_kind=kind)
 
 
-def _check_prompt(rid: str, sent: str, baseline: BulletHellConfig, calls: list[AgentCall]) -> None:
+def _check_prompt(rid: str, sent: str, answers: Sequence[str], baseline: BulletHellConfig,
+                  calls: list[AgentCall]) -> None:
     """A recorded answer is only valid for the prompt it answered."""
     if not calls or not calls[0].prompt_sha256:
         return
@@ -397,8 +400,10 @@ def _check_prompt(rid: str, sent: str, baseline: BulletHellConfig, calls: list[A
         _, system, user = requirement_prompt(sent, baseline)
         now = sha256_hex(f"{system}\n\n{user}".encode("utf-8"))
     elif call.provider == "offline":
-        now = sha256_hex(canonical_json({"prompt_id": call.prompt_id, "request": sent,
-                                         "baseline_hash": config_hash(baseline)}).encode("utf-8"))
+        prompt: dict[str, Any] = {"prompt_id": call.prompt_id, "request": sent, "baseline_hash": config_hash(baseline)}
+        if answers:
+            prompt["follow_ups"] = list(answers)
+        now = sha256_hex(canonical_json(prompt).encode("utf-8"))
     else:
         return
     if now != call.prompt_sha256:
