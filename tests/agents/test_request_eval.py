@@ -57,6 +57,7 @@ def test_every_line_of_the_set_fits_the_committed_schema() -> None:
             assert not errors, f"{path.name}:{n}: {errors[0].message}"
 
 
+@pytest.mark.slow
 def test_the_set_is_not_the_unit_test_sentences() -> None:
     from tests.agents import test_offline_requirement as unit
 
