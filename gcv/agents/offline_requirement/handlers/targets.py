@@ -15,7 +15,7 @@ import re
 from fractions import Fraction
 
 from gcv.agents.goal_applier import fmt
-from gcv.agents.offline_requirement.phrases import (_N, ALLOW_LOOSEN, CONSTRAINTS, LIMIT_WORDS, NUM, TARGET_CN_VERB,
+from gcv.agents.offline_requirement.phrases import (ALLOW_LOOSEN, CONSTRAINTS, LIMIT_WORDS, NUM, TARGET_CN_VERB,
                                                     TARGET_KIND, TARGET_SUBJECTS, TARGET_TO, TARGET_UNIT, TARGET_VERB,
                                                     ZERO_HITS)
 from gcv.agents.offline_requirement.state import BlockIssue, Clause, Context, Reading, has, num, sub_all
@@ -99,4 +99,4 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     return sub_all(ZERO_HITS, text, lambda m: record(r, clause, "max_player_hits", Fraction(0), m.group()))
 
 
-__all__ = ["read", "read_statements", "record", "LABELS", "_N"]
+__all__ = ["read", "read_statements", "record", "LABELS"]
