@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from engine_runners.protocol import RunRequest
+from gcv.agents.request_eval import set_schema
 from gcv.batch.spec import batch_spec_schema as build_batch_spec_schema
 from gcv.contract.jsonschema_check import CONFIG_SCHEMA_FILE, GOAL_SCHEMA_FILE, config_schema, goal_schema, model_schema
 from gcv.sim.players import InputsTrace
@@ -59,6 +60,10 @@ def workflow_state_schema() -> dict[str, Any]:
     return state_json_schema()
 
 
+def request_set_schema() -> dict[str, Any]:
+    return set_schema()
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     CONFIG_SCHEMA_FILE: config_schema,
     GOAL_SCHEMA_FILE: goal_schema,
@@ -69,6 +74,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "inputs_trace.schema.json": inputs_trace_schema,
     "batch_spec.schema.json": batch_spec_schema,
     STATE_SCHEMA_FILE: workflow_state_schema,
+    "request_set.schema.json": request_set_schema,
 }
 
 

@@ -86,6 +86,11 @@ def decide(evidence: ReviewEvidence, allowed_intents: list[str] | None = None) -
                          evidence_refs=[f"evaluation.checks.{c.name}" for c in ev.failed])
 
 
+def prompt_sha256(evidence: dict[str, Any], allowed_intents: list[str] | None) -> str:
+    """What the rules were asked: the evidence and the allowed intents (recorded on each call)."""
+    return sha256_hex(canonical_bytes({"evidence": evidence, "allowed_intents": allowed_intents}))
+
+
 class OfflineReviewProvider:
     name = "offline"
 
@@ -93,9 +98,9 @@ class OfflineReviewProvider:
                allowed_intents: list[str] | None = None) -> tuple[ReviewVerdict, list[AgentCall]]:
         ev = evidence if isinstance(evidence, ReviewEvidence) else ReviewEvidence.model_validate(evidence)
         verdict = decide(ev, allowed_intents)
-        request = canonical_bytes({"evidence": ev.model_dump(mode="json"),
-                                   "allowed_intents": allowed_intents})
+        request = canonical_bytes({"evidence": ev.model_dump(mode="json"), "allowed_intents": allowed_intents})
         call = AgentCall(agent="review", provider=self.name, model=MODEL, prompt_id=PROMPT_ID,
-                         prompt_sha256=sha256_hex(request), request_bytes=len(request),
+                         prompt_sha256=prompt_sha256(ev.model_dump(mode="json"), allowed_intents),
+                         request_bytes=len(request),
                          raw_output=verdict.model_dump_json())
         return verdict, [call]

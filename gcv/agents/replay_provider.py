@@ -7,7 +7,7 @@ the same final state and the same candidate hashes. ``PATH`` is either
 * a workflow folder in a workspace (``$GCV_HOME/workflows/<wf>/``: ``state.json`` and
   ``activities.jsonl``), or
 * an evidence bundle (a ``.zip`` or its unpacked folder with ``index.json``), read with the
-  bundle reader's safety checks (``gcv.evidence.safezip``). The bundle is not verified
+  bundle reader's safety checks (``gcv.store.safezip``). The bundle is not verified
   here; ``gcv verify`` does that.
 
 Each call is answered with the recorded raw model output, re-parsed through the same
@@ -40,7 +40,9 @@ from gcv.agents.errors import (AgentBudgetExceeded, AgentError, AgentOutputInval
                                AgentTruncated, AgentUnavailable, ReplayMismatch)
 from gcv.agents.anthropic_provider import (OutputInvalid, decode_requirement_output, decode_review_output,
                                            requirement_prompt, review_prompt, validation_text)
-from gcv.contract.canonical import canonical_bytes, canonical_json, config_hash, content_hash, sha256_hex
+from gcv.agents.offline_requirement.provider import prompt_sha256 as offline_requirement_sha256
+from gcv.agents.offline_review import prompt_sha256 as offline_review_sha256
+from gcv.contract.canonical import config_hash, content_hash, sha256_hex
 from gcv.contract.models import BulletHellConfig
 from gcv.store.errors import StoreError
 from gcv.store.safezip import BundleReadError, read_bundle
@@ -188,23 +190,18 @@ def decode_recorded_output(agent: str, provider: str, raw_output: str) -> Requir
     raise ValueError(f"cannot decode raw output recorded by provider {provider!r}")
 
 
-def _fingerprint(call: AgentCall, *, requirement: tuple[str, BulletHellConfig, list[str]] | None = None,
+def prompt_fingerprint(call: AgentCall, *, requirement: tuple[str, BulletHellConfig, list[str]] | None = None,
                  review: tuple[dict[str, Any], list[str]] | None = None) -> str | None:
-    """The prompt sha256 the recording provider would record for this request now (None: unknown)."""
+    """The prompt sha256 the recording provider would record for this question now (None: a provider
+    whose prompts this code does not know). A recorded answer is valid only for its own question."""
     if call.provider == "anthropic":
         _, system, user = requirement_prompt(*requirement) if requirement else review_prompt(*review)  # type: ignore[misc]
         return sha256_hex(f"{system}\n\n{user}".encode("utf-8"))
     if call.provider == "offline":
         if requirement is not None:
-            text, baseline, follow_ups = requirement
-            payload: dict[str, Any] = {"prompt_id": call.prompt_id, "request": text,
-                                       "baseline_hash": config_hash(baseline)}
-            if follow_ups:
-                payload["follow_ups"] = follow_ups
-            return sha256_hex(canonical_json(payload).encode("utf-8"))
+            return offline_requirement_sha256(*requirement)
         assert review is not None
-        evidence, allowed = review
-        return sha256_hex(canonical_bytes({"evidence": evidence, "allowed_intents": allowed}))
+        return offline_review_sha256(*review)
     return None
 
 
@@ -271,7 +268,7 @@ class ReplayRequirementProvider(_ReplayProvider):
             raise ReplayMismatch(f"{what}: the baseline differs from the recorded one "
                                  f"(recorded {rec.baseline_hash[:12]}, now {config_hash(baseline)[:12]})")
         return self._answer("requirement", rec.requirement[n], what,
-                            lambda call: _fingerprint(call, requirement=(request_text, baseline, list(follow_ups))))
+                            lambda call: prompt_fingerprint(call, requirement=(request_text, baseline, list(follow_ups))))
 
 
 class ReplayReviewProvider(_ReplayProvider):
@@ -291,8 +288,8 @@ class ReplayReviewProvider(_ReplayProvider):
             raise ReplayMismatch(f"{what}: the allowed intents differ from the recording "
                                  f"({', '.join(allowed_intents)} vs recorded {', '.join(rec.allowed[n])})")
         return self._answer("review", rec.reviews[n], what,
-                            lambda call: _fingerprint(call, review=(evidence, list(allowed_intents))))
+                            lambda call: prompt_fingerprint(call, review=(evidence, list(allowed_intents))))
 
 
 __all__ = ["ReplayRequirementProvider", "ReplayReviewProvider", "Recording", "RecordingError", "load_recording",
-           "recording_from_files", "decode_recorded_output"]
+           "recording_from_files", "decode_recorded_output", "prompt_fingerprint"]

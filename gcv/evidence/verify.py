@@ -3,7 +3,7 @@
 Named checks, in order; the first failing one names what is wrong:
 
 integrity (the bytes are the bytes that were exported)
-    integrity.archive      the zip/folder is readable and safe (``gcv.evidence.safezip``)
+    integrity.archive      the zip/folder is readable and safe (``gcv.store.safezip``)
     integrity.manifest     manifest.json is an in-toto Statement v1 with our predicate
     integrity.files        no file missing, none extra (beside manifest.json / manifest.dsse.json)
     integrity.digests      every subject's sha256

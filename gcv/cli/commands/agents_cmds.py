@@ -47,6 +47,8 @@ def agents_report() -> dict[str, Any]:
     from gcv.agents.anthropic_provider import ENV_KEY, AnthropicSettings, ProviderConfigError
     from gcv.agents.requirement import requirement_provider_names
     from gcv.agents.review import review_provider_names
+    from gcv.agents.offline_requirement import MODEL_NAME as OFFLINE_REQUIREMENT_MODEL
+    from gcv.agents.offline_review import MODEL as OFFLINE_REVIEW_MODEL
 
     sdk = _sdk_version()
     anthropic: dict[str, Any] = {"name": "anthropic", "kind": "Claude through the official anthropic SDK",
@@ -74,7 +76,7 @@ def agents_report() -> dict[str, Any]:
         "review_providers": review_provider_names(),
         "providers": [
             {"name": "offline", "kind": "deterministic rules (the default), no network", "usable": True,
-             "model": "rules-v1"},
+             "model": OFFLINE_REQUIREMENT_MODEL, "review_model": OFFLINE_REVIEW_MODEL},
             anthropic,
             {"name": "replay", "usage": "replay:PATH", "usable": True,
              "kind": "answers from a recorded workflow folder (workflows/<wf>/) or evidence bundle"},

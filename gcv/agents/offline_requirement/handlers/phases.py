@@ -1,0 +1,96 @@
+"""Phase references: ids, titles, numbers, ordinals, lists, ranges, "all phases", 第二阶段, 最后阶段."""
+
+from __future__ import annotations
+
+import re
+
+from gcv.agents.offline_requirement.phrases import _ORD_WORD, _ORDINALS, _UNIT_AHEAD, ALL_PHASES, WHOLE_FIGHT
+from gcv.agents.offline_requirement.state import Clause, Context, Reading, has, phase_summary, sub_all
+
+
+def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
+    def all_phases(m: re.Match[str]) -> None:
+        r.all_phases = True
+        clause.phases.extend(n for n in range(1, ctx.count + 1) if n not in clause.phases)
+    text = sub_all(ALL_PHASES, text, all_phases)
+
+    def counted(m: re.Match[str]) -> None:
+        n = int(m.group(1))
+        if n == ctx.count:
+            all_phases(m)
+        else:
+            r.ask(f"You mention {n} phases, but the fight has {ctx.count} ({phase_summary(ctx.baseline)}). "
+                  "Which phases should change?")
+    text = sub_all(r"(?:这|全部|所有)?\s*(\d+)\s*个阶段(?:都|全部)?", text, counted)
+
+    for phase in ctx.baseline.phases:  # ids and titles as written in the baseline
+        for token in {phase.phase_id.lower(), phase.title.lower()}:
+            if len(token) < 3 or token.isdigit():
+                continue  # an id like "a" or "1" would match ordinary words and numbers
+            pattern = rf"(?<![\w]){re.escape(token)}(?![\w])"
+            position = ctx.baseline.phases.index(phase) + 1
+            text = sub_all(pattern, text, lambda m, n=position: ctx.add_phase(n, r, clause))
+
+    def listed(m: re.Match[str]) -> None:
+        body = m.group(1)
+        for a, b in re.findall(r"(\d+)\s*(?:-|to|through|~|到|至)\s*(\d+)", body):
+            for n in range(int(a), int(b) + 1):
+                ctx.add_phase(n, r, clause)
+        body = re.sub(r"(\d+)\s*(?:-|to|through|~|到|至)\s*(\d+)", " ", body)
+        for n in re.findall(r"\d+", body):
+            ctx.add_phase(int(n), r, clause)
+    sep = r"\s*(?:,|and|&|or|/|、|和|与|及|跟|或)\s*(?:the\s+)?(?:phase\s*|stage\s*|p)?"
+    rng = r"\s*(?:-|to|through|~)\s*"
+    # a continuation is one digit not followed by a unit ("phase 2 to 20 bullets" is not a range)
+    first = r"\d+(?![\d.%]|\s*%|\s*(?:x|times)\b)"
+    more = rf"[1-9](?![\d.]|{_UNIT_AHEAD})"
+    text = sub_all(rf"\b(?:phases?|stages?)[ _-]?({first}(?:(?:{sep}|{rng}){more})*)(?![\w.])", text, listed)
+    text = sub_all(r"\bp(\d)\b", text, lambda m: ctx.add_phase(int(m.group(1)), r, clause))
+
+    def ordinal(m: re.Match[str]) -> None:
+        word = m.group(1)
+        ctx.add_phase(ctx.count if word in ("last", "final") else _ORDINALS[word], r, clause)
+    text = sub_all(rf"\b({_ORD_WORD})\b(?:\s+(?:phase|stage)\b|(?=(?:\s*(?:,|and|&|or)\s*(?:the\s+)?(?:{_ORD_WORD}))*"
+                    rf"\s+(?:phase|stage)s?\b))", text, ordinal)
+
+    def zh_listed(m: re.Match[str]) -> None:
+        for n in re.findall(r"\d+", m.group(0)):
+            ctx.add_phase(int(n), r, clause)
+    text = sub_all(r"(?:第\s*\d+\s*(?:[、,和与及跟或]\s*)?)+\s*个?\s*(?:阶段|形态)", text, zh_listed)
+    text = sub_all(r"(?<![\d第])(\d)\s*阶段|阶段\s*(\d)", text,
+                    lambda m: ctx.add_phase(int(m.group(1) or m.group(2)), r, clause))
+    text = sub_all(r"最后(?:一个)?(?:阶段|形态)|最终阶段|末阶段|最终形态|尾段", text,
+                    lambda m: ctx.add_phase(ctx.count, r, clause))
+    text = sub_all(r"首个阶段|开场阶段|第一个阶段", text, lambda m: ctx.add_phase(1, r, clause))
+    text = re.sub(r"\b(?:phases?|stages?)\b", " ", text) if clause.phases else text
+    return text
+
+
+def read_whole_fight(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
+    """'overall', 'the whole fight', 整体: every phase (read after the no-change phrases took 'keep everything')."""
+    cleaned = re.sub(r"\beverything\s+else\b|\ball\s+else\b|其他(?:的)?(?:都|不变)?", " ", text)
+    if has(WHOLE_FIGHT, cleaned):
+        r.whole_fight = True
+        clause.phases.extend(n for n in range(1, ctx.count + 1) if n not in clause.phases)
+    return text
+
+
+def resolve(ctx: Context, r: Reading) -> None:
+    """The target phases of the whole request, once every clause is read."""
+    ids = [p.phase_id for p in ctx.baseline.phases]
+    if r.all_phases:
+        r.phase_ids = list(ids)
+    elif r.phase_positions:
+        r.phase_ids = [ids[n - 1] for n in sorted(r.phase_positions)]
+    elif r.referenced_by_pattern:
+        r.phase_ids = [pid for pid in ids if pid in r.referenced_by_pattern]
+    elif r.whole_fight or ctx.count == 1:
+        r.phase_ids = list(ids)
+    # two clauses that each name different phases and each ask for a change cannot share one goal
+    named = [c for c in r.clauses if c.phases and c.signals]
+    if len({tuple(sorted(c.phases)) for c in named}) > 1 and len({tuple(c.signals) for c in named}) > 1:
+        r.ask("The request asks for different changes in different phases; GCV verifies one change at a "
+              "time. Submit each phase's change as its own request (e.g. first 'make phase 2 denser').")
+
+
+__all__ = ["read", "read_whole_fight", "resolve"]

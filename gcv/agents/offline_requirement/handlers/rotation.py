@@ -1,0 +1,40 @@
+"""Rotation: bidirectional or one direction, clockwise or counter-clockwise, reversed."""
+
+from __future__ import annotations
+
+import re
+
+from gcv.agents.offline_requirement.phrases import BIDIR_OFF, BIDIR_ON, BIDIR_SPIRAL, DIRECTION_CCW, DIRECTION_CW, REVERSE
+from gcv.agents.offline_requirement.state import Clause, Context, Reading, sub_all
+
+
+def read_bidirectional(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
+    def set_bidir(value: bool, said: str) -> None:
+        if r.bidirectional is not None and r.bidirectional != value:
+            r.ask("The request asks for both a bidirectional and a one-directional pattern; which one?")
+        r.bidirectional = value
+        clause.signals.append(f"bidirectional:{value}")
+        r.note(f"bidirectional: {str(value).lower()} ('{said.strip()}')")
+    text = sub_all(BIDIR_OFF, text, lambda m: set_bidir(False, m.group()))
+    text = re.sub(BIDIR_SPIRAL, lambda m: (set_bidir(True, m.group()), " spiral ")[1], text)
+    return sub_all(BIDIR_ON, text, lambda m: set_bidir(True, m.group()))
+
+
+def read_direction(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
+    def turn(sign: int, said: str) -> None:
+        if r.direction and r.direction != sign:
+            r.ask("The request asks for both clockwise and counter-clockwise rotation; which one?")
+        r.direction = sign
+        clause.signals.append(f"direction:{sign}")
+        r.note(f"rotation: {'counter-clockwise' if sign > 0 else 'clockwise'} ('{said.strip()}')")
+    text = sub_all(DIRECTION_CCW, text, lambda m: turn(+1, m.group()))
+    text = sub_all(DIRECTION_CW, text, lambda m: turn(-1, m.group()))
+
+    def rev(m: re.Match[str]) -> None:
+        r.reverse = True
+        clause.signals.append("reverse")
+        r.note(f"reverse the rotation ('{m.group().strip()}')")
+    return sub_all(REVERSE, text, rev)
+
+
+__all__ = ["read_bidirectional", "read_direction"]

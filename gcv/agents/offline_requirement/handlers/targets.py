@@ -1,0 +1,102 @@
+"""Design targets: the designer's constraints ("never more than 300 bullets alive", "at most 2 hits")
+and target changes ("raise the low FPS target to 60", "帧率下限降到 40").
+
+A target may be tightened: that is a valid change, verified like any other (the candidate's
+targets carry it and the evaluation holds the runs to it). Whether a stated value tightens or
+loosens is judged against the baseline, never from the verb ("raise the alive target to 300"
+tightens a target of 350). Loosening follows the safety rules: past the baseline's hard limit
+it is blocked, naming the limit; a constraint looser than the target but inside the limit is
+kept as stated and the stricter target stays in force (the applier says so).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from gcv.agents.goal_applier import fmt
+from gcv.agents.offline_requirement.phrases import (ALLOW_LOOSEN, CONSTRAINTS, LIMIT_WORDS, NUM, TARGET_CN_VERB,
+                                                    TARGET_KIND, TARGET_SUBJECTS, TARGET_TO, TARGET_UNIT, TARGET_VERB,
+                                                    ZERO_HITS)
+from gcv.agents.offline_requirement.state import BlockIssue, Clause, Context, Reading, has, num, sub_all
+
+LABELS = {"max_alive_bullets": "max alive bullets", "min_low_fps": "min low FPS", "max_player_hits": "max player hits"}
+# +1: a higher value is stricter (min low FPS); -1: a lower value is stricter
+STRICTER = {"max_alive_bullets": -1, "min_low_fps": +1, "max_player_hits": -1}
+
+
+def record(r: Reading, clause: Clause, name: str, value: Fraction, said: str) -> None:
+    if name in r.constraints and r.constraints[name] != value:
+        r.ask(f"The request states two values for {LABELS[name]} ({fmt(r.constraints[name])} and "
+              f"{fmt(value)}); which one applies?")
+        return
+    r.constraints[name] = value
+    clause.signals.append(f"constraint:{name}")
+    r.note(f"constraint: {LABELS[name]} {fmt(value)} ('{said.strip()}')")
+
+
+def _judge(ctx: Context, r: Reading, clause: Clause, name: str, value: Fraction, said: str, limit_word: bool) -> None:
+    """A stated target value: tightening is a constraint; loosening past the limit is blocked."""
+    target = Fraction(str(getattr(ctx.baseline.targets, name)))
+    limit = Fraction(str(getattr(ctx.baseline.limits, name)))
+    way = STRICTER[name]
+    if (value - target) * way >= 0:
+        record(r, clause, name, value, said)
+        if limit_word:
+            r.note(f"limits.{name} stays {fmt(limit)} (limits never change); {fmt(value)} is held as the "
+                   "design target")
+        return
+    if (value - limit) * way < 0:
+        where = "limits" if limit_word else "targets"
+        sign = ">=" if way > 0 else "<="
+        r.blocks.append(BlockIssue(
+            field=f"$.{where}.{name}", asked=fmt(value),
+            allowed=f"{sign} {fmt(target)} (the baseline's target; hard limit {fmt(limit)})",
+            message=f"'{said.strip()}' would loosen {name} past the baseline's hard limit {fmt(limit)}; limits "
+                    "never change and a target is never looser than its limit. A request may tighten it "
+                    f"(e.g. {'at least ' + fmt(target + 5) + ' FPS' if way > 0 else 'at most ' + fmt(max(target - 1, 0))})."))
+        return
+    record(r, clause, name, value, said)
+
+
+def read_statements(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
+    """'raise the low FPS target to 60', 'cap alive bullets at 250', '受击次数目标收紧到 1 次'."""
+    for name, subject in TARGET_SUBJECTS.items():
+        en = (rf"(?:\b(?:{TARGET_VERB})\w*\s+)?(?:the\s+|a\s+|our\s+|my\s+)?(?:{subject})[- ]?\s*(?P<kind>{TARGET_KIND})"
+              rf"{TARGET_TO}(?P<n>{NUM}){TARGET_UNIT}"
+              rf"|\b(?:cap|limit|tighten|loosen|relax)\w*\s+(?:the\s+)?(?:{subject})\s+(?:at|to|under|below)\s+"
+              rf"(?P<m>{NUM}){TARGET_UNIT}")
+        zh = (rf"(?:把|将)?\s*(?:{subject})\s*(?:的)?\s*(?P<kind>{TARGET_KIND})?\s*(?:{TARGET_CN_VERB})\s*"
+              rf"(?P<n>{NUM}){TARGET_UNIT}")
+
+        def statement(m: re.Match[str], name: str = name) -> None:
+            value = num(m.group("n") or m.group("m"))
+            if name != "min_low_fps" and value.denominator != 1:
+                r.ask(f"'{m.group().strip()}': {LABELS[name]} is a whole number; which one?")
+                return
+            _judge(ctx, r, clause, name, value, m.group(), has(LIMIT_WORDS, m.group()))
+        text = sub_all(en, text, statement)
+        text = sub_all(zh, text, statement)
+    return text
+
+
+def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
+    """Designer constraints: caps and floors the candidate must keep."""
+    for pattern, name in ALLOW_LOOSEN:
+        def allow(m: re.Match[str], name: str = name) -> None:
+            value = num(m.group(1))
+            limit = Fraction(str(getattr(ctx.baseline.limits, name)))
+            if value > limit:
+                r.blocks.append(BlockIssue(
+                    field=f"$.limits.{name}", asked=fmt(value), allowed=f"<= {fmt(limit)} (the baseline's hard limit)",
+                    message=f"allowing {fmt(value)} would loosen the hard limit {name} = {fmt(limit)}; limits are "
+                            "owned by the baseline and never change"))
+            else:
+                record(r, clause, name, value, m.group())
+        text = sub_all(pattern, text, allow)
+    for pattern, name in CONSTRAINTS:
+        text = sub_all(pattern, text, lambda m, name=name: record(r, clause, name, num(m.group(1)), m.group()))
+    return sub_all(ZERO_HITS, text, lambda m: record(r, clause, "max_player_hits", Fraction(0), m.group()))
+
+
+__all__ = ["read", "read_statements", "record", "LABELS"]
