@@ -40,3 +40,17 @@ def executable_problem(path: Path, what: str) -> str | None:
 
 def which(name: str) -> str | None:
     return shutil.which(name)
+
+
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("", "0", "false", "no", "off")
+
+
+def env_flag(name: str) -> bool:
+    """A yes/no setting from the operator's environment; ValueError names a bad value."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in TRUE_WORDS:
+        return True
+    if value in FALSE_WORDS:
+        return False
+    raise ValueError(f"{name}={os.environ.get(name)!r}: use 1/true/yes or 0/false/no")
