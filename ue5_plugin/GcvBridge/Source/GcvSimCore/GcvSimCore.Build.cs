@@ -5,17 +5,20 @@
 // uses here: no exceptions, no RTTI (the harness's build.sh passes -fno-exceptions
 // -fno-rtti, so CI fails the day the core needs either).
 //
-// The headers are compiled where they are included (GcvBridge, GcvBridgeEditor), and those
-// modules ask for precise floating-point semantics (which needs them to build without a
-// shared PCH). This module compiles only its module shell, so it uses the default PCH.
-// Determinism does not hang on any of that: the simulation is integer-only.
+// The headers are compiled wherever they are included: here (the module shell includes them
+// once so UBT checks them with the engine's warnings), in GcvBridge and in GcvBridgeEditor.
+// Each of those modules asks for precise floating-point semantics (Unreal builds MSVC
+// modules with /fp:fast otherwise), which needs a module without a shared PCH, so NoPCHs
+// is set there and nowhere else (tests/engine_runners/test_build_machine.py checks the rule).
+// Determinism does not hang on it: the simulation is integer-only.
 using UnrealBuildTool;
 
 public class GcvSimCore : ModuleRules
 {
 	public GcvSimCore(ReadOnlyTargetRules Target) : base(Target)
 	{
-		PCHUsage = PCHUsageMode.UseExplicitOrSharedPCHs;
+		PCHUsage = PCHUsageMode.NoPCHs;
+		FPSemantics = FPSemanticsMode.Precise;
 		bEnableExceptions = false; // the core reports errors by return value, never throws
 		bUseRTTI = false;          // nor uses typeid / dynamic_cast
 
