@@ -53,6 +53,13 @@ def run_request_schema() -> dict[str, Any]:
     return schema
 
 
+def run_protocol_lines_schema() -> dict[str, Any]:
+    """The payloads of the engines' stdout lines (handshake, heartbeat, done, error)."""
+    from engine_runners.protocol import ProtocolLines
+
+    return model_schema(ProtocolLines, "run_protocol_lines.schema.json")
+
+
 def inputs_trace_schema() -> dict[str, Any]:
     from gcv.sim.players import InputsTrace
 
@@ -72,6 +79,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "sim_program.schema.json": sim_program_schema,
     "telemetry.schema.json": telemetry_schema,
     "run_request.schema.json": run_request_schema,
+    "run_protocol_lines.schema.json": run_protocol_lines_schema,
     "inputs_trace.schema.json": inputs_trace_schema,
     "batch_spec.schema.json": batch_spec_schema,
 }
