@@ -152,7 +152,8 @@ class PythonSimRunner(SubprocessRunner):
             return RunResult(run_id=request.run_id, engine=ENGINE, ok=False, error_kind=kind, error=message)
         return RunResult(run_id=request.run_id, engine=ENGINE, ok=True, exit_code=0,
                          telemetry=telemetry, telemetry_path=str(out / TELEMETRY_FILE), frames=frames,
-                         frames_source="engine" if frames else None, duration_ms=int((time.perf_counter() - started) * 1000))
+                         frames_source="engine" if frames else None,
+                         duration_ms=int((time.perf_counter() - started) * 1000))
 
 
 def main(argv: list[str] | None = None) -> int:

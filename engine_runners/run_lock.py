@@ -13,17 +13,21 @@ Processes are identified by pid *and* start time, so a recycled pid is never mis
 the owner.
 
 **Editor per project**: two Unity editors on one project abort (the project is locked by
-the first). Editor-mode runs on the same project wait for each other on an OS file lock in
-the workspace (``$GCV_HOME/locks/``), held for the whole run; threads of one batch and
-separate gcv processes are serialised alike. The lock is released by the OS if gcv dies.
+the first). Editor-mode runs on the same project wait for each other on an OS file lock,
+held for the whole run; threads of one batch and separate gcv processes (even with
+different workspaces) are serialised alike. The lock lives in the machine's temporary
+folder, per user (``<tmp>/gcv-locks-<user>/``), because the conflict is per machine and
+project, not per workspace. The OS releases it if gcv dies.
 """
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import json
 import os
 import socket
+import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,8 +36,6 @@ from typing import Any, Iterator
 
 import filelock
 import psutil
-
-from gcv.paths import workspace_root
 
 LOCK_FILE = "engine.lock"
 
@@ -142,7 +144,12 @@ def end_orphan(proc: psutil.Process, grace: float = 2.0) -> None:
 
 def editor_lock_path(project: Path) -> Path:
     digest = hashlib.sha256(str(Path(project).resolve()).encode("utf-8")).hexdigest()[:16]
-    return workspace_root() / "locks" / f"unity-editor-{digest}.lock"
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no name for this uid (containers)
+        user = str(os.getuid()) if hasattr(os, "getuid") else "user"
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in user)
+    return Path(tempfile.gettempdir()) / f"gcv-locks-{safe}" / f"unity-editor-{digest}.lock"
 
 
 class EditorBusy(Exception):

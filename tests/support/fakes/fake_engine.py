@@ -15,8 +15,7 @@ Modes that fail: ``hang`` (handshake, then sleeps with a child process); ``no_ha
 (sleeps silently with a child); ``silent_start`` (a few progress lines, then silence before
 any handshake); ``spam_after_handshake`` (handshake, then a warning line every 0.05 s and no
 heartbeat); ``crash`` (handshake, exit 139); ``win_abort`` (handshake, exit 3 with no
-GCV-ERROR: an MSVC ``abort()``); ``win_access_violation`` (exit 0xC0000005 & 0xFF on POSIX,
-the whole code on Windows); ``hash_error`` (GCV-ERROR hash_mismatch, exit 3); ``silent_exit``
+GCV-ERROR: an MSVC ``abort()``); ``hash_error`` (GCV-ERROR hash_mismatch, exit 3); ``silent_exit``
 (handshake, exit 0 without GCV-DONE); ``no_telemetry`` (handshake, GCV-DONE, no file);
 ``garbage`` / ``wrong_hash`` / ``schema`` (GCV-DONE with bad telemetry); ``zero_frames``
 (ok, but no frame written); ``unity_licence`` (Unity's licence failure, exit 0, no
@@ -153,8 +152,6 @@ def main() -> int:
     if mode == "win_abort":
         print("abort() has been called", file=sys.stderr, flush=True)
         return 3
-    if mode == "win_access_violation":
-        return 0xC0000005 if os.name == "nt" else 0x05
     if mode == "hash_error":
         say('GCV-ERROR {"exit_code":3,"kind":"hash_mismatch","message":"program_hash does not match the program"}')
         return 3
