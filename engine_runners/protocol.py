@@ -7,6 +7,18 @@ thing, one handshake line on stdout::
     GCV-HANDSHAKE {"protocol":"gcv.run_protocol/1","engine":"python-sim","run_id":"..."}
 
 and, last thing, ``GCV-DONE {"status":"completed","telemetry":"telemetry.json"}``.
+Two more lines (protocol additions, both optional for an engine; documented in
+``docs/engines.md`` and ``schemas/run_protocol_lines.schema.json``):
+
+* ``GCV-HEARTBEAT {"tick":1234}`` while simulating (the last tick simulated, at most about
+  once a second): it resets the runner's liveness timer, and the tick is what a hung run's
+  message reports;
+* ``GCV-ERROR {"exit_code":3,"kind":"hash_mismatch","message":"..."}`` just before the
+  engine exits with a protocol error code, so the runner never has to guess from a raw exit
+  code (on Windows an ``abort()`` also exits 3).
+
+Success is decided only from the handshake, ``GCV-DONE`` and schema-valid telemetry that
+belongs to the request; the exit code is recorded and described, never trusted alone.
 Exit codes are fixed (``ExitCode``); a timeout is the runner's call (it kills the process
 tree). Outputs are written to a temporary name and renamed, so a reader never sees half
 a file.
@@ -21,10 +33,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gcv.sim.program_model import SimProgram
+
 PROTOCOL_ID = "gcv.run_protocol/1"
 RUN_REQUEST_ID = "gcv.run_request/1"
 HANDSHAKE_PREFIX = "GCV-HANDSHAKE "
 DONE_PREFIX = "GCV-DONE "
+HEARTBEAT_PREFIX = "GCV-HEARTBEAT "
+ERROR_PREFIX = "GCV-ERROR "
 TELEMETRY_FILE = "telemetry.json"
 LOG_FILE = "run.log"
 FRAMES_DIR = "frames"
@@ -76,8 +92,6 @@ class RunRequest(_Strict):
     @classmethod
     def _check_program(cls, value: Any) -> Any:
         """Validate against the SimProgram model but keep the exact JSON (it is hashed)."""
-        from gcv.sim.program_model import SimProgram
-
         SimProgram.model_validate(value)
         for i, phase in enumerate(value["phases"]):
             for j, slot in enumerate(phase["slots"]):
@@ -94,7 +108,16 @@ class RunRequest(_Strict):
 
 
 class RunResult(BaseModel):
-    """What a runner returns to the workflow (never raised through: errors are recorded)."""
+    """What a runner returns to the workflow (never raised through: errors are recorded).
+
+    ``engine`` is what the runner was configured to run (``unity``, ``unity-editor``,
+    ``unity-harness``, ``ue5``, ``ue5-commandlet``, ``ue5-harness``, ``python-sim``), never what
+    the child process claims; a child that claims otherwise fails with ``protocol_error``.
+    ``phase`` says where a failed run was (``launch``, ``startup``, ``import_compile``,
+    ``simulation``, ``shutdown``); ``last_tick`` is the last heartbeat's tick.
+    ``frames_source`` is ``engine`` (captured by the engine) or ``reference`` (drawn by the
+    reference renderer because the engine could not render here), None without frames.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -107,9 +130,63 @@ class RunResult(BaseModel):
     telemetry: dict[str, Any] | None = None
     telemetry_path: str | None = None
     frames: list[str] = Field(default_factory=list)
+    frames_source: Literal["engine", "reference"] | None = None
     log_path: str | None = None
     duration_ms: int = 0
     handshake: dict[str, Any] | None = None
+    phase: str | None = None
+    last_tick: int | None = None
+    notes: list[str] = Field(default_factory=list)
+
+
+class HandshakePayload(BaseModel):
+    """``GCV-HANDSHAKE {...}``: the first line an engine prints (stdout)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    protocol: Literal["gcv.run_protocol/1"]
+    engine: str = Field(min_length=1, max_length=64, description="who answered; must be the configured engine")
+    version: str = Field(default="", max_length=64)
+    run_id: str = Field(max_length=80)
+
+
+class HeartbeatPayload(BaseModel):
+    """``GCV-HEARTBEAT {...}``: proof of progress while simulating (resets the liveness timer)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    tick: int = Field(ge=0, description="the last tick simulated")
+
+
+class DonePayload(BaseModel):
+    """``GCV-DONE {...}``: the last line of a successful run."""
+
+    model_config = ConfigDict(extra="allow")
+
+    status: Literal["completed", "died"]
+    telemetry: Literal["telemetry.json"] = TELEMETRY_FILE
+
+
+ERROR_KINDS = ("internal_error", "bad_request", "hash_mismatch", "output_error")
+
+
+class ErrorPayload(BaseModel):
+    """``GCV-ERROR {...}``: printed just before a protocol error exit (codes 1-4)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: Literal["internal_error", "bad_request", "hash_mismatch", "output_error"]
+    exit_code: int = Field(ge=1, le=4)
+    message: str = Field(default="", max_length=4000)
+
+
+class ProtocolLines(BaseModel):
+    """The payloads of the protocol's stdout lines (documentation and schema only)."""
+
+    handshake: HandshakePayload
+    heartbeat: HeartbeatPayload
+    done: DonePayload
+    error: ErrorPayload
 
 
 def handshake_line(engine: str, run_id: str, version: str) -> str:
@@ -137,6 +214,44 @@ def parse_handshake(line: str) -> dict[str, Any] | None:
     if not isinstance(payload, dict) or payload.get("protocol") != PROTOCOL_ID:
         return None
     return payload
+
+
+_LINE_RE = re.compile(r"(GCV-(?:HANDSHAKE|HEARTBEAT|DONE|ERROR)) (\{.*\})\s*$")
+_LINE_MODELS: dict[str, type[BaseModel]] = {
+    "GCV-HANDSHAKE": HandshakePayload, "GCV-HEARTBEAT": HeartbeatPayload,
+    "GCV-DONE": DonePayload, "GCV-ERROR": ErrorPayload,
+}
+
+
+def parse_line(line: str) -> tuple[str, dict[str, Any]] | None:
+    """(kind, payload) for a well-formed protocol line (any log prefix allowed), else None.
+
+    ``kind`` is ``handshake``, ``heartbeat``, ``done`` or ``error``. A line whose payload does
+    not match its model is not a protocol line (it is kept in the log, nothing more).
+    """
+    match = _LINE_RE.search(line)
+    if not match:
+        return None
+    try:
+        payload = json.loads(match.group(2))
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(payload, dict):
+        return None
+    try:
+        _LINE_MODELS[match.group(1)].model_validate(payload)
+    except ValueError:
+        return None
+    return match.group(1)[4:].lower(), payload
+
+
+def heartbeat_line(tick: int) -> str:
+    return HEARTBEAT_PREFIX + json.dumps({"tick": tick}, separators=(",", ":"))
+
+
+def error_line(code: "ExitCode", message: str) -> str:
+    payload = {"exit_code": int(code), "kind": ExitCode(code).name.lower(), "message": message[:4000]}
+    return ERROR_PREFIX + json.dumps(payload, sort_keys=True, separators=(",", ":"))
 
 
 def frame_name(tick: int) -> str:

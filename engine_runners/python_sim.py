@@ -19,10 +19,14 @@ from typing import Any
 from pydantic import ValidationError
 
 import gcv
-from engine_runners.base import (Capabilities, EnvironmentStatus, SubprocessRunner,
+from engine_runners.base import (Capabilities, EnvironmentStatus, Plan, SubprocessRunner,
                                  check_telemetry, write_json_atomic)
 from engine_runners.protocol import (FRAMES_DIR, TELEMETRY_FILE, ExitCode, RunRequest,
-                                     RunResult, done_line, frame_name, handshake_line)
+                                     RunResult, done_line, error_line, frame_name, handshake_line)
+from gcv.sim.engine import Simulation
+from gcv.sim.program import program_hash
+from gcv.sim.render import write_frame
+from gcv.sim.telemetry import build_telemetry
 
 ENGINE = "python-sim"
 
@@ -56,10 +60,6 @@ def load_request(path: Path) -> RunRequest:
 
 def execute(request: RunRequest, *, write_outputs: bool = True) -> tuple[dict[str, Any], list[str]]:
     """Run a validated request; returns (telemetry, frame paths). Raises RequestError."""
-    from gcv.sim.engine import Simulation
-    from gcv.sim.program import program_hash
-    from gcv.sim.telemetry import build_telemetry
-
     if program_hash(request.program) != request.program_hash:
         raise RequestError(ExitCode.HASH_MISMATCH,
                            "program_hash does not match the program (sha256 of its canonical JSON)")
@@ -81,8 +81,6 @@ def execute(request: RunRequest, *, write_outputs: bool = True) -> tuple[dict[st
     if write_outputs:
         try:
             if result.snapshots:
-                from gcv.sim.render import write_frame
-
                 (out / FRAMES_DIR).mkdir(exist_ok=True)
                 for snap in result.snapshots:
                     path = out / FRAMES_DIR / frame_name(snap.tick)
@@ -98,7 +96,8 @@ class PythonSimRunner(SubprocessRunner):
     """python-sim; ``mode="inprocess"`` skips the process but keeps every check."""
 
     name = ENGINE
-    startup_timeout = 20.0
+    startup_budget = 20.0
+    liveness_timeout = 120.0
     default_timeout = 300.0
 
     def __init__(self, mode: str = "inprocess") -> None:
@@ -124,9 +123,16 @@ class PythonSimRunner(SubprocessRunner):
         env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
         return env
 
-    def run(self, request: RunRequest, *, timeout: float | None = None) -> RunResult:
+    def plan(self, request: RunRequest) -> Plan:
+        """python-sim draws its own frames (it is the reference renderer)."""
+        return Plan(ENGINE, "model", True, request, [])
+
+    def run(self, request: RunRequest, *, timeout: float | None = None, deadline: float | None = None) -> RunResult:
         if self.mode == "subprocess":
-            return super().run(request, timeout=timeout)
+            return super().run(request, timeout=timeout, deadline=deadline)
+        if deadline is not None and time.time() >= deadline:
+            return RunResult(run_id=request.run_id, engine=ENGINE, ok=False, error_kind="deadline",
+                             error="the deadline had passed before the run started", phase="launch")
         started = time.perf_counter()
         out = Path(request.output_dir)
         try:
@@ -144,6 +150,7 @@ class PythonSimRunner(SubprocessRunner):
             return RunResult(run_id=request.run_id, engine=ENGINE, ok=False, error_kind=kind, error=message)
         return RunResult(run_id=request.run_id, engine=ENGINE, ok=True, exit_code=0,
                          telemetry=telemetry, telemetry_path=str(out / TELEMETRY_FILE), frames=frames,
+                         frames_source="engine" if frames else None,
                          duration_ms=int((time.perf_counter() - started) * 1000))
 
 
@@ -163,9 +170,12 @@ def main(argv: list[str] | None = None) -> int:
         telemetry, frames = execute(request)
     except RequestError as exc:
         print(f"error: {exc}", file=sys.stderr, flush=True)
+        print(error_line(exc.code, str(exc)), flush=True)
         return int(exc.code)
     except Exception as exc:  # noqa: BLE001 - report, never a traceback into the log
-        print(f"error: internal: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        message = f"internal: {type(exc).__name__}: {exc}"
+        print(f"error: {message}", file=sys.stderr, flush=True)
+        print(error_line(ExitCode.INTERNAL_ERROR, message), flush=True)
         return int(ExitCode.INTERNAL_ERROR)
     print(f"wrote {TELEMETRY_FILE} and {len(frames)} frame(s)", flush=True)
     print(done_line(telemetry["status"]), flush=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from engine_runners.base import EngineRunner
 from engine_runners.python_sim import PythonSimRunner
+from engine_runners.ue5 import UE5Runner
+from engine_runners.unity import UnityRunner
 
 
 class UnknownEngineError(ValueError):
@@ -15,20 +17,7 @@ def runner_names() -> list[str]:
 
 
 def _factories() -> dict[str, type]:
-    factories: dict[str, type] = {"python-sim": PythonSimRunner}
-    try:  # the engine bridges register themselves when their modules exist
-        from engine_runners.unity import UnityRunner
-
-        factories["unity"] = UnityRunner
-    except ImportError:
-        pass
-    try:
-        from engine_runners.ue5 import UE5Runner
-
-        factories["ue5"] = UE5Runner
-    except ImportError:
-        pass
-    return factories
+    return {"python-sim": PythonSimRunner, "unity": UnityRunner, "ue5": UE5Runner}
 
 
 def get_runner(name: str) -> EngineRunner:

@@ -1,129 +1,302 @@
 """Process supervision shared by every out-of-process runner (python-sim, Unity, UE5).
 
-An engine is launched in its own session (process group), its stdout/stderr are copied
-line by line into the run log, the handshake line must arrive within the startup timeout,
-the whole run within the overall timeout; on any timeout the whole process group is
-terminated, then killed, and reaped, so nothing is left behind.
+An engine is launched as its own process tree (:mod:`engine_runners.process_tree`: a new
+session on POSIX, a job object on Windows); its stdout/stderr are copied line by line into
+the run log and read as they come. Four clocks bound a run, each with its own reason:
+
+* the **start-up budget** (launch -> handshake): a first run imports the project, compiles
+  scripts or fills a cold shader cache, which takes tens of minutes on a real project, so
+  this budget is long and configurable;
+* **liveness**: the longest silence allowed. Before the handshake any output line counts
+  as life (an engine importing assets prints progress); after it only protocol lines
+  (``GCV-HEARTBEAT`` with the last tick simulated, or another ``GCV-`` line) and the
+  engine's own progress lines count, so an engine that hangs while its logger spams
+  warnings is still found hung;
+* the **timeout** of the whole run, start-up included, and an absolute **deadline** (wall
+  clock, ``time.time()``), given by the workflow, that bounds the run the same way and is
+  reported as its own reason;
+* after ``GCV-DONE`` the engine gets ``shutdown_grace`` seconds to exit (UE prints its own
+  shutdown lines, and may hang in shutdown); then it is ended, and the run is still judged
+  by its telemetry.
+
+On any of these, or on :func:`stop_all` (Ctrl-C, SIGTERM), the whole tree is ended: a
+graceful request, a grace period, then a kill of every process still alive. Which phase the
+run was in (``startup``, ``import_compile``, ``simulation``, ``shutdown``) and the last
+heartbeat's tick are returned, so a terminal reason can say "hung in simulation at tick
+1234" or "start-up budget spent importing". Lines that match the runner's problem patterns
+(licence and activation failures, missing modules, no graphics device) are returned too.
 """
 
 from __future__ import annotations
 
-import os
-import signal
+import re
 import subprocess
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Sequence
 
-from engine_runners.protocol import parse_handshake
+from engine_runners.process_tree import ProcessTree, make_tree
+from engine_runners.protocol import parse_line
 
 KILL_GRACE_SECONDS = 2.0
+POLL_SECONDS = 0.02
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What bounds one run. ``deadline`` is absolute (``time.time()``); the rest are seconds."""
+
+    startup: float
+    liveness: float
+    timeout: float
+    deadline: float | None = None
+    shutdown_grace: float = 60.0
+    kill_grace: float = KILL_GRACE_SECONDS
+
+    def describe(self) -> str:
+        parts = [f"start-up budget {self.startup:g} s", f"liveness {self.liveness:g} s", f"timeout {self.timeout:g} s"]
+        if self.deadline is not None:
+            parts.append(f"deadline in {max(0.0, self.deadline - time.time()):.0f} s")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A log line pattern that names a known failure (a licence, a missing module...)."""
+
+    kind: str
+    pattern: re.Pattern[str]
+    hint: str
+
+
+@dataclass(frozen=True)
+class LogRules:
+    """Engine-specific reading of the log: progress lines and known problems."""
+
+    import_compile: tuple[re.Pattern[str], ...] = ()
+    problems: tuple[Problem, ...] = ()
 
 
 @dataclass
 class Supervised:
     exit_code: int | None
     handshake: dict[str, Any] | None
-    timed_out: str | None  # None, "startup" or "overall"
+    ended_by: str | None  # None, "startup", "liveness", "timeout", "deadline", "interrupted", "shutdown"
     duration_ms: int
     log_path: Path
     tail: list[str] = field(default_factory=list)
     launch_error: str | None = None
+    done: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    phase: str = "launch"
+    last_tick: int | None = None
+    problems: list[tuple[Problem, str]] = field(default_factory=list)
+    limits: Limits | None = None
+    platform: str = "posix"
+    silence: float = 0.0  # seconds without a life sign when liveness ended the run
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        pgid = os.getpgid(proc.pid)
-    except ProcessLookupError:
-        pgid = None
-    for sig, wait in ((signal.SIGTERM, KILL_GRACE_SECONDS), (signal.SIGKILL, 5.0)):
-        if pgid is not None:
-            try:
-                os.killpg(pgid, sig)
-            except ProcessLookupError:
-                pass
+# --- every engine this process started, so an interrupt can end them all -------------------
+
+_LIVE: dict[int, tuple[subprocess.Popen[bytes], ProcessTree]] = {}
+_LIVE_LOCK = threading.Lock()
+_STOPPING = threading.Event()
+
+
+def stop_all(grace: float = KILL_GRACE_SECONDS) -> int:
+    """End every engine tree this process supervises; refuse new launches until
+    :func:`allow_launches`. Graceful request to all first, one shared grace period, then a
+    kill, so N engines end in about ``grace`` seconds, not N times that. Returns how many."""
+    _STOPPING.set()
+    with _LIVE_LOCK:
+        running = list(_LIVE.values())
+    for proc, tree in running:
         try:
-            proc.wait(timeout=wait)
-            # The leader is gone; make sure no member of its group survives it.
-            if pgid is not None and sig == signal.SIGTERM:
-                try:
-                    os.killpg(pgid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-            return
-        except subprocess.TimeoutExpired:
-            continue
+            tree.request_stop(proc)
+        except OSError:
+            pass
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and any(proc.poll() is None for proc, _ in running):
+        time.sleep(POLL_SECONDS)
+    for proc, tree in running:
+        tree.sweep()
+    return len(running)
 
 
-def supervise(cmd: list[str], *, log_path: Path, startup_timeout: float, timeout: float,
-              cwd: Path | None = None, env: dict[str, str] | None = None) -> Supervised:
-    """Run ``cmd`` to completion under supervision. Never raises for engine misbehaviour."""
-    log_path.parent.mkdir(parents=True, exist_ok=True)
+def allow_launches() -> None:
+    _STOPPING.clear()
+
+
+def stopping() -> bool:
+    return _STOPPING.is_set()
+
+
+def live_engine_pids() -> list[int]:
+    with _LIVE_LOCK:
+        return list(_LIVE)
+
+
+# --- one supervised run ---------------------------------------------------------------------
+
+class _Reader:
+    """State shared by the two pump threads and the supervising loop."""
+
+    def __init__(self, log: Any, rules: LogRules) -> None:
+        self.log = log
+        self.rules = rules
+        self.lock = threading.Lock()
+        self.tail: deque[str] = deque(maxlen=40)
+        self.handshake: dict[str, Any] | None = None
+        self.done: dict[str, Any] | None = None
+        self.error: dict[str, Any] | None = None
+        self.last_tick: int | None = None
+        self.importing = False
+        self.last_life = time.monotonic()
+        self.problems: list[tuple[Problem, str]] = []
+        self.event = threading.Event()
+
+    def line(self, label: str, line: str) -> None:
+        now = time.monotonic()
+        with self.lock:
+            self.log.write(f"[{label}] {line}\n")
+            self.log.flush()
+            self.tail.append(f"[{label}] {line}")
+            parsed = parse_line(line) if label == "stdout" else None
+            if parsed is not None:
+                kind, payload = parsed
+                if kind == "handshake" and self.handshake is None:
+                    self.handshake = payload
+                elif kind == "heartbeat" and self.handshake is not None:
+                    self.last_tick = int(payload["tick"])
+                elif kind == "done" and self.handshake is not None and self.done is None:
+                    self.done = payload
+                elif kind == "error" and self.handshake is not None and self.error is None:
+                    self.error = payload
+                self.last_life = now
+            elif self.handshake is None:
+                self.last_life = now  # before the handshake, any output is a sign of life
+                if any(p.search(line) for p in self.rules.import_compile):
+                    self.importing = True
+            elif any(p.search(line) for p in self.rules.import_compile):
+                self.last_life = now
+            if len(self.problems) < 8:
+                for problem in self.rules.problems:
+                    if problem.pattern.search(line):
+                        self.problems.append((problem, line.strip()[:400]))
+                        break
+        self.event.set()
+
+    def phase(self) -> str:
+        if self.done is not None:
+            return "shutdown"
+        if self.handshake is not None:
+            return "simulation"
+        return "import_compile" if self.importing else "startup"
+
+
+def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: Path | None = None,
+              env: dict[str, str] | None = None, rules: LogRules = LogRules(),
+              tree: ProcessTree | None = None, popen: Callable[..., Any] = subprocess.Popen,
+              on_launch: Callable[[int], None] | None = None) -> Supervised:
+    """Run ``cmd`` to completion under supervision. Never raises for engine misbehaviour.
+
+    ``cmd`` is an argument list, or on Windows a ready command line (UE reads its raw
+    command line, see :mod:`engine_runners.engine_args`). ``tree`` and ``popen`` are the
+    platform seams (tests drive the Windows branch through them)."""
+    tree = tree if tree is not None else make_tree()
     started = time.monotonic()
-    tail: deque[str] = deque(maxlen=40)
-    handshake: dict[str, Any] | None = None
-    got_handshake = threading.Event()
-    lock = threading.Lock()
+    exe = cmd if isinstance(cmd, str) else (cmd[0] if cmd else "")
+    base: dict[str, Any] = dict(limits=limits, platform=tree.platform)
+    if _STOPPING.is_set():
+        return Supervised(None, None, "interrupted", 0, log_path, [], "not started: gcv is stopping (interrupted)",
+                          **base)
     try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(log_path, "w", encoding="utf-8", errors="replace")
     except OSError as exc:
-        return Supervised(None, None, None, 0, log_path, [], f"cannot write log {log_path}: {exc.strerror}")
+        return Supervised(None, None, None, 0, log_path, [], f"cannot write log {log_path}: {exc.strerror}", **base)
+    reader = _Reader(log, rules)
     try:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
+        proc = popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, **tree.popen_kwargs())
     except OSError as exc:
         log.close()
-        return Supervised(None, None, None, 0, log_path, [], f"cannot launch {cmd[0]}: {exc.strerror}")
+        return Supervised(None, None, None, 0, log_path, [], f"cannot launch {exe}: {exc.strerror or exc}", **base)
+    tree.attach(proc)
+    with _LIVE_LOCK:
+        _LIVE[proc.pid] = (proc, tree)
+    if on_launch is not None:
+        try:
+            on_launch(proc.pid)
+        except OSError:
+            pass
 
     def pump(stream: Any, label: str) -> None:
-        nonlocal handshake
         for raw in iter(stream.readline, b""):
-            line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-            with lock:
-                log.write(f"[{label}] {line}\n")
-                log.flush()
-                tail.append(f"[{label}] {line}")
-            if handshake is None and label == "stdout":
-                payload = parse_handshake(line)
-                if payload is not None:
-                    handshake = payload
-                    got_handshake.set()
+            reader.line(label, raw.decode("utf-8", errors="replace").rstrip("\r\n"))
         stream.close()
 
     threads = [threading.Thread(target=pump, args=(proc.stdout, "stdout"), daemon=True),
                threading.Thread(target=pump, args=(proc.stderr, "stderr"), daemon=True)]
     for th in threads:
         th.start()
-    timed_out: str | None = None
-    deadline = started + timeout
-    startup_deadline = started + min(startup_timeout, timeout)
-    while True:
-        code = proc.poll()
-        if code is not None:
-            break
-        now = time.monotonic()
-        if handshake is None and now >= startup_deadline:
-            timed_out = "startup"
-            break
-        if now >= deadline:
-            timed_out = "overall"
-            break
-        got_handshake.wait(0.01) if handshake is None else time.sleep(0.01)
-    if timed_out:
-        _kill_group(proc)
-    else:
-        # The leader exited; children it left in its group must not outlive the run.
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    for th in threads:
-        th.join(timeout=5)
-    log.close()
+    ended_by: str | None = None
+    silence = 0.0
+    run_end = started + limits.timeout
+    done_at: float | None = None
+    next_refresh = started
+    try:
+        while True:
+            if proc.poll() is not None:
+                break
+            now = time.monotonic()
+            if _STOPPING.is_set():
+                ended_by = "interrupted"
+                break
+            if limits.deadline is not None and time.time() >= limits.deadline:
+                ended_by = "deadline"
+                break
+            if now >= run_end:
+                ended_by = "timeout"
+                break
+            with reader.lock:
+                handshake, done, last_life = reader.handshake, reader.done, reader.last_life
+            if done is not None:
+                done_at = done_at or now
+                if now - done_at >= limits.shutdown_grace:
+                    ended_by = "shutdown"
+                    break
+            else:
+                if handshake is None and now - started >= limits.startup:
+                    ended_by = "startup"
+                    break
+                if now - last_life >= limits.liveness:
+                    ended_by, silence = "liveness", now - last_life
+                    break
+            if now >= next_refresh:
+                tree.refresh()  # learn grandchildren while their parents still live
+                next_refresh = now + 0.5
+            reader.event.wait(POLL_SECONDS)
+            reader.event.clear()
+    finally:
+        # Whatever happened (a limit, KeyboardInterrupt, an error here), nothing outlives the run.
+        if proc.poll() is None:
+            tree.end(proc, limits.kill_grace)
+        else:
+            tree.sweep()  # the leader exited; what it left behind must not outlive the run
+        with _LIVE_LOCK:
+            _LIVE.pop(proc.pid, None)
+        for th in threads:
+            th.join(timeout=5)
+        log.close()
+    if ended_by is None and _STOPPING.is_set() and reader.done is None:
+        ended_by = "interrupted"  # stop_all ended it between two polls
     duration = int((time.monotonic() - started) * 1000)
-    exit_code = None if timed_out else proc.returncode
-    return Supervised(exit_code, handshake, timed_out, duration, log_path, list(tail))
+    exit_code = proc.returncode if ended_by is None else None
+    with reader.lock:
+        return Supervised(exit_code, reader.handshake, ended_by, duration, log_path, list(reader.tail),
+                          done=reader.done, error=reader.error, phase=reader.phase(), last_tick=reader.last_tick,
+                          problems=list(reader.problems), silence=silence, **base)

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, Callable
 
-from engine_runners.protocol import RunRequest
+from engine_runners.protocol import ProtocolLines, RunRequest
 from gcv.agents.request_eval import set_schema
 from gcv.batch.spec import batch_spec_schema as build_batch_spec_schema
 from gcv.contract.jsonschema_check import CONFIG_SCHEMA_FILE, GOAL_SCHEMA_FILE, config_schema, goal_schema, model_schema
@@ -47,6 +47,11 @@ def run_request_schema() -> dict[str, Any]:
     return schema
 
 
+def run_protocol_lines_schema() -> dict[str, Any]:
+    """The payloads of the engines' stdout lines (handshake, heartbeat, done, error)."""
+    return model_schema(ProtocolLines, "run_protocol_lines.schema.json")
+
+
 def inputs_trace_schema() -> dict[str, Any]:
     return model_schema(InputsTrace, "inputs_trace.schema.json")
 
@@ -71,6 +76,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "sim_program.schema.json": sim_program_schema,
     "telemetry.schema.json": telemetry_schema,
     "run_request.schema.json": run_request_schema,
+    "run_protocol_lines.schema.json": run_protocol_lines_schema,
     "inputs_trace.schema.json": inputs_trace_schema,
     "batch_spec.schema.json": batch_spec_schema,
     STATE_SCHEMA_FILE: workflow_state_schema,

@@ -20,6 +20,12 @@ Ctrl-C, so only the driver handles it) and out-of-process engine units in a thre
 (the engine process does the work; the thread only supervises it). With one worker
 everything runs inline, in order. ``dask`` submits units to an existing scheduler.
 
+Interrupt order (``close(cancel=True)``, on Ctrl-C or SIGTERM): queued units are cancelled
+first, so no queued cell starts after the interrupt; then every engine this process
+supervises is ended (``engine_runners.supervision.stop_all``: a graceful request to each
+process tree, one shared grace period, then a kill) and new launches are refused until the
+pool has drained; then the pools are shut down. Finished rows are already in the log.
+
 The driver (:func:`iter_rows`) yields rows as units finish and resubmits a cell whose row
 is an error, as a unit of its own, until it has had ``retries`` extra attempts.
 """
@@ -35,6 +41,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
+from engine_runners.supervision import allow_launches, stop_all
 from gcv.batch.results import make_row
 
 BATCH_API_ENGINE = "python-sim"
@@ -219,27 +226,6 @@ class _Inline:
             self.error = exc
 
 
-def _session_children() -> set[int]:
-    """Our child processes that lead their own session: engines started by supervision."""
-    me, found = os.getpid(), set()
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return found
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        pid, ppid, sid = int(entry), int(fields[1]), int(fields[3])
-        if ppid == me and sid == pid:
-            found.add(pid)
-    return found
-
-
 class LocalExecutor:
     """A process pool for python-sim units, a thread pool for engine units; inline with 1 worker."""
 
@@ -250,7 +236,7 @@ class LocalExecutor:
         self._procs: cf.ProcessPoolExecutor | None = None
         self._threads: cf.ThreadPoolExecutor | None = None
         self._inline: deque[_Inline] = deque()
-        self._preexisting = _session_children()
+        self._futures: list[cf.Future[Any]] = []
 
     def slots(self) -> int:
         return self.workers
@@ -276,10 +262,13 @@ class LocalExecutor:
                 ctx.set_forkserver_preload(["gcv.batch.executors", "gcv.sim.batch", "engine_runners.python_sim"])
                 self._procs = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
                                                      initializer=_ignore_sigint)
-            return self._procs.submit(run_unit, unit)
-        if self._threads is None:
-            self._threads = cf.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="gcv-batch")
-        return self._threads.submit(run_unit, unit)
+            future = self._procs.submit(run_unit, unit)
+        else:
+            if self._threads is None:
+                self._threads = cf.ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="gcv-batch")
+            future = self._threads.submit(run_unit, unit)
+        self._futures.append(future)
+        return future
 
     def wait(self, handles: list[Any], timeout: float) -> list[Any]:
         inline = [h for h in handles if isinstance(h, _Inline)]
@@ -305,18 +294,17 @@ class LocalExecutor:
 
     def close(self, *, cancel: bool) -> None:
         self._inline.clear()
-        if cancel and self._threads is not None:
-            # engine processes run in their own sessions, so Ctrl-C never reached them:
-            # end the ones this batch started, so their supervising threads return now
-            started = _session_children() - self._preexisting
-            for sig in (signal.SIGTERM, signal.SIGKILL):
-                for pid in started:
-                    try:
-                        os.killpg(pid, sig)
-                    except (ProcessLookupError, PermissionError):
-                        pass
-                if sig == signal.SIGTERM and started:
-                    time.sleep(0.5)
+        stopped = False
+        if cancel:
+            # 1. nothing queued may start after the interrupt
+            for future in self._futures:
+                future.cancel()
+            # 2. engines run in their own process trees, so Ctrl-C never reached them: end
+            #    them now (and refuse launches) so their supervising threads return at once
+            if self._threads is not None:
+                stop_all()
+                stopped = True
+        self._futures.clear()
         if cancel and self._procs is not None:
             # the running chunks' rows would be thrown away: do not wait for them
             # (ProcessPoolExecutor has no public way to stop its workers before Python 3.14)
@@ -326,6 +314,8 @@ class LocalExecutor:
             if pool is not None:
                 pool.shutdown(wait=True, cancel_futures=cancel)
         self._threads = self._procs = None
+        if stopped:
+            allow_launches()  # the pool has drained; a later batch in this process may launch again
 
 
 class DaskExecutor:

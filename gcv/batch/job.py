@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from engine_runners.registry import get_runner
 from gcv.batch import results as res
 from gcv.batch.executors import ExecutorError, iter_rows, make_executor
 from gcv.batch.gate import GateResult, GateRule, evaluate_gate
@@ -78,8 +79,6 @@ def _manifest(resolved: ResolvedBatch, matrix: Matrix) -> dict[str, Any]:
 
 def check_engines(engines: list[str]) -> None:
     """Fail before running when a local engine cannot run here (names what to fix)."""
-    from engine_runners.registry import get_runner
-
     for name in engines:
         status = get_runner(name).check()
         if status.status != "available":

@@ -113,7 +113,7 @@ class _ReplayRunner:
         self.session = session
         self.name = engine
 
-    def run(self, request: RunRequest, *, timeout: float | None = None) -> RunResult:
+    def run(self, request: RunRequest, *, timeout: float | None = None, deadline: float | None = None) -> RunResult:
         return self.session.replay_run(request)
 
 

@@ -321,11 +321,16 @@ class WorkflowLoop:
     def _on_authorized(self, d: WorkflowDir, state: WorkflowState) -> None:
         self._transition(d, state, Status.RUNNING_BASELINE)
 
-    def _run(self, d: WorkflowDir, state: WorkflowState, key: str, run_id: str, config: BulletHellConfig) -> RunRecord:
+    def _run(self, d: WorkflowDir, state: WorkflowState, key: str, run_id: str, config: BulletHellConfig,
+             now: float) -> RunRecord:
         def work() -> dict[str, Any]:
             request = run_request(config, settings=state.settings, run_id=run_id, capture_ticks=CAPTURE_TICKS)
             runner = self.activities.runner(state.settings.engine)
-            result = runner.run(request.model_copy(update={"output_dir": str(d.root / request.output_dir)}))
+            # The deadline bounds the engine run too: what is left of it (in the loop's time) becomes
+            # a wall-clock deadline for the runner, which ends the engine when it passes.
+            deadline = None if state.deadline_at is None else time.time() + max(0.0, state.deadline_at - now)
+            result = runner.run(request.model_copy(update={"output_dir": str(d.root / request.output_dir)}),
+                                deadline=deadline)
             return RunRecord(
                 run_id=run_id, engine=result.engine, ok=result.ok, error=result.error, error_kind=result.error_kind,
                 exit_code=result.exit_code, duration_ms=result.duration_ms,
@@ -335,6 +340,13 @@ class WorkflowLoop:
             ).model_dump(mode="json")
 
         return RunRecord.model_validate(self._activity(d, key, work))
+
+    @staticmethod
+    def _run_failed(what: str, record: RunRecord) -> Stop:
+        if record.error_kind == "deadline":  # the runner ended the engine when the deadline passed
+            return Stop(Reason.DEADLINE, f"the wall-clock deadline passed during the {what}; the engine was ended "
+                                         f"({record.error})")
+        return Stop(Reason.ENGINE_FAILED, f"{what} failed: {record.error}")
 
     def _population(self, d: WorkflowDir, state: WorkflowState, key: str, config: BulletHellConfig) -> PopulationRecord:
         """Seeded bot population of one config (a recorded activity, like an engine run)."""
@@ -359,11 +371,11 @@ class WorkflowLoop:
         if stop:
             return self._stop(d, state, stop)
         baseline = self._config(d, state.baseline_hash)
-        record = self._run(d, state, "run:baseline", f"{state.id}-baseline", baseline)
+        record = self._run(d, state, "run:baseline", f"{state.id}-baseline", baseline, now)
         state.usage.baseline_runs += 1
         state.baseline_run = record
         if not record.ok:
-            return self._stop(d, state, Stop(Reason.ENGINE_FAILED, f"baseline run failed: {record.error}"))
+            return self._stop(d, state, self._run_failed("baseline run", record))
         if state.settings.population:
             state.baseline_population = self._population(d, state, "population:baseline", baseline)
         state.round = 1
@@ -379,11 +391,11 @@ class WorkflowLoop:
             return self._stop(d, state, stop)
         assert state.baseline_run is not None and state.baseline_run.telemetry_hash is not None
         candidate = self._config(d, rnd.candidate_hash)
-        record = self._run(d, state, f"run:candidate:{n}", f"{state.id}-c{n}", candidate)
+        record = self._run(d, state, f"run:candidate:{n}", f"{state.id}-c{n}", candidate, now)
         state.usage.candidate_runs += 1
         rnd.run = record
         if not record.ok or record.telemetry_hash is None:
-            return self._stop(d, state, Stop(Reason.ENGINE_FAILED, f"candidate run {n} failed: {record.error}"))
+            return self._stop(d, state, self._run_failed(f"candidate run {n}", record))
         goal = self._goal(d, state)
         evaluation = evaluate(baseline=self._config(d, state.baseline_hash), goal=goal,
                               baseline_telemetry=d.get(state.baseline_run.telemetry_hash),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import _thread
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -23,7 +24,7 @@ from gcv.batch.matrix import expand_batch
 from gcv.batch.spec import load_batch
 from gcv.cli.commands import batch_cmds
 from tests.support.procutil import wait_gone
-from tests.support.batchutil import register_fake, write_configs, write_spec
+from tests.support.batchutil import REPO, register_fake, write_configs, write_spec
 
 
 def _app() -> typer.Typer:
@@ -282,6 +283,69 @@ def test_ctrl_c_ends_running_engine_processes(tmp_path: Path, monkeypatch: pytes
     assert outcome.counts["rows"] == 0 and (tmp_path / "out" / "results.parquet").is_file()
 
 
+
+
+@pytest.mark.slow
+def test_ctrl_c_cancels_queued_cells_before_ending_engines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two workers, six hanging cells: after Ctrl-C no queued cell starts, the two running
+    engines are ended, and the batch returns 130 within seconds."""
+    register_fake(monkeypatch, "hang")
+    write_configs(tmp_path / "configs")
+    spec = write_spec(tmp_path, 'configs = ["configs/shrine.json"]\nseeds = [1, 2, 3, 4, 5, 6]\nengines = ["fake"]\n'
+                                'timeout_seconds = 300\noutput = "out"\n')
+    runs = tmp_path / "out" / "runs"
+    interrupted_at = {}
+
+    def interrupt_when_started() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(list(runs.glob("*/a1/child.pid"))) < 2:
+            time.sleep(0.05)
+        interrupted_at["t"] = time.monotonic()
+        _thread.interrupt_main()
+
+    threading.Thread(target=interrupt_when_started, daemon=True).start()
+    outcome = run_job(load_batch(spec), workers=2)
+    assert outcome.exit_code == 130 and outcome.interrupted
+    assert time.monotonic() - interrupted_at["t"] < 8, "the interrupt took too long"
+    time.sleep(1.0)  # a queued cell started late would show up now
+    started = sorted(p.parent.parent.name for p in runs.glob("*/a1/request.json"))
+    assert len(started) == 2, f"queued cells started after the interrupt: {started}"
+    for pid_file in runs.glob("*/a1/child.pid"):
+        assert wait_gone(int(pid_file.read_text()))
+    assert outcome.counts["pending"] == 6
+
+
+@pytest.mark.slow
+def test_sigterm_to_gcv_batch_ends_every_engine_and_exits_130(tmp_path: Path) -> None:
+    """The real CLI in a subprocess, engines whose children start their own session."""
+    import signal
+    import subprocess
+    import sys
+
+    write_configs(tmp_path / "configs")
+    spec = write_spec(tmp_path, 'configs = ["configs/shrine.json"]\nseeds = [1, 2, 3]\nengines = ["unity"]\n'
+                                'timeout_seconds = 300\noutput = "out"\n')
+    fake = REPO / "tests" / "support" / "fakes" / "fake_player.sh"
+    env = dict(os.environ, GCV_UNITY_PLAYER=str(fake), GCV_FAKE_MODE="setsid_child", GCV_FAKE_ENGINE="unity",
+               GCV_FAKE_PYTHON=sys.executable, PYTHONPATH=str(REPO), GCV_HOME=str(tmp_path / "ws"))
+    proc = subprocess.Popen([sys.executable, "-c", "from gcv.cli.app import main; main()", "batch", str(spec),
+                             "--workers", "2", "--json"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=tmp_path)
+    runs = tmp_path / "out" / "runs"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(runs.glob("*/a1/child.pid"))) < 2:
+        time.sleep(0.05)
+    pids = [int(p.read_text()) for p in runs.glob("*/a1/child.pid")]
+    assert len(pids) == 2
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err.decode()[-2000:]
+    assert time.monotonic() - sent < 10
+    assert json.loads(out)["interrupted"] is True
+    for pid in pids:
+        assert wait_gone(pid), "a grandchild in its own session survived SIGTERM"
+    assert len(list(runs.glob("*/a1/request.json"))) == 2
 
 
 @pytest.mark.slow

@@ -6,7 +6,9 @@
 # OUT_DIR defaults to ue5_plugin/harness/bin (git-ignored); the optimisation level to -O2
 # (GCV_HARNESS_OPT overrides the default). The determinism flags are not optional:
 # -fno-fast-math and -ffp-contract=off (the core is integer-only, so they are belt and
-# braces against a future float creeping in), C++17, no exceptions needed by the core.
+# braces against a future float creeping in), C++17. The core is built the way Unreal
+# builds modules: -fno-exceptions -fno-rtti (bEnableExceptions = false, bUseRTTI = false in
+# every Build.cs), so CI fails if the core or the harness ever needs either.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -28,7 +30,7 @@ mkdir -p "$out_dir"
 exe="$out_dir/gcv-ue5-harness"
 tmp="$exe.tmp.$$"
 set -x
-"$cxx" -std=c++17 "$opt" -fno-fast-math -ffp-contract=off -Wall -Wextra \
+"$cxx" -std=c++17 "$opt" -fno-fast-math -ffp-contract=off -fno-exceptions -fno-rtti -Wall -Wextra \
   -I"$core" -o "$tmp" "$here/main.cpp"
 { set +x; } 2>/dev/null
 mv -f "$tmp" "$exe"

@@ -13,12 +13,14 @@
 //                                                          helpers against known answers
 //
 // Exit codes: 0 ok, 1 internal error, 2 bad request, 3 hash mismatch, 4 output error.
+// Built like Unreal builds the core: no exceptions, no RTTI (-fno-exceptions -fno-rtti in
+// build.sh), so nothing here may throw or catch; an allocation failure aborts, as in UE.
 // The harness does not render: capture ticks are ignored (it says so on stdout), and the
 // frame figures come from the program's frame model (fps_source "model").
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
 #include <string>
+#include <vector>
 
 #include "Gcv/Gcv.h"
 
@@ -107,6 +109,49 @@ int SelfTest(const gcv::RunIO& io) {
     expect("canonical 1.5e300", t, "1.5e+300");
     gcv::CanonicalFloatText("123.456", t);
     expect("canonical 123.456", t, "123.456");
+    // The protocol's error line: valid, bounded, and what the Python parser expects.
+    expect("error line", gcv::ErrorLine(gcv::kExitHashMismatch, "bad \"x\""),
+           "GCV-ERROR {\"exit_code\":3,\"kind\":\"hash_mismatch\",\"message\":\"bad \\\"x\\\"\"}");
+    expect("error line cut", std::to_string(gcv::ErrorLine(1, std::string(5000, 'e')).size() < 1100), "1");
+    expect("heartbeat line", gcv::HeartbeatLine(1234), "GCV-HEARTBEAT {\"tick\":1234}");
+    {
+        gcv::HeartbeatClock beat(1000);
+        expect("no heartbeat in the first second", std::to_string(beat.Due()), "0");
+    }
+    // Capture pacing (the UE game mode): two capture ticks in a row are both taken, the
+    // simulation waits while one is pending, and capture / waiting / after-capture frames
+    // are left out of the measured frame times.
+    {
+        gcv::CapturePacer pacer({5, 4, 5});
+        int64_t tick = 0, captured = 0, ended = 0;
+        std::vector<int64_t> shown;
+        bool havePrevious = false;
+        for (int frame = 0; frame < 20 && tick < 10; ++frame) {
+            if (havePrevious) {
+                pacer.EndFrame(1000 + frame);
+                ++ended;
+            }
+            havePrevious = true;
+            if (frame % 3 == 2 && pacer.Pending() > 0) pacer.Processed();  // the engine writes it later
+            if (!pacer.MayStep()) {
+                pacer.Waited();
+                continue;
+            }
+            const int64_t simulated = tick++;
+            if (pacer.WantsCapture(simulated)) {
+                pacer.Requested();
+                shown.push_back(simulated);
+                ++captured;
+            }
+        }
+        expect("both adjacent captures requested", std::to_string(captured), "2");
+        expect("captures show their own tick", std::to_string(shown.size() == 2 && shown[0] == 4 && shown[1] == 5), "1");
+        expect("never two pending", std::to_string(pacer.Pending() <= 1), "1");
+        expect("capture frames left out", std::to_string(pacer.ExcludedFrames() >= 4), "1");
+        expect("every frame accounted",
+               std::to_string(pacer.ExcludedFrames() + static_cast<int64_t>(pacer.Kept().size()) == ended), "1");
+        expect("normal frames kept", std::to_string(pacer.Kept().size() >= 5), "1");
+    }
     if (failures == 0) io.out("self-test: all checks passed");
     return failures == 0 ? gcv::kExitOk : gcv::kExitInternalError;
 }
@@ -137,41 +182,33 @@ int main(int argc, char** argv) {
             return gcv::kExitBadRequest;
         }
     }
-    try {
-        if (selfTest) return SelfTest(io);
-        if (!haveRequest || request.empty()) {
-            io.err("error: missing -GcvRequest=<request.json> (usage: gcv-ue5-harness -GcvRequest=<request.json> "
-                   "[-GcvBench=<runs>] | -GcvSelfTest)");
+    if (selfTest) return SelfTest(io);
+    if (!haveRequest || request.empty()) {
+        io.err("error: missing -GcvRequest=<request.json> (usage: gcv-ue5-harness -GcvRequest=<request.json> "
+               "[-GcvBench=<runs>] | -GcvSelfTest)");
+        return gcv::kExitBadRequest;
+    }
+    if (haveStateAt) {
+        char* end = nullptr;
+        long long tick = std::strtoll(stateAt.c_str(), &end, 10);
+        if (stateAt.empty() || *end != '\0' || tick < 0) {
+            io.err("error: -GcvStateAt wants a tick >= 0, got '" + stateAt + "'");
             return gcv::kExitBadRequest;
         }
-        if (haveStateAt) {
-            char* end = nullptr;
-            long long tick = std::strtoll(stateAt.c_str(), &end, 10);
-            if (stateAt.empty() || *end != '\0' || tick < 0) {
-                io.err("error: -GcvStateAt wants a tick >= 0, got '" + stateAt + "'");
-                return gcv::kExitBadRequest;
-            }
-            return gcv::StateAtRequestFile(request, tick, io);
-        }
-        gcv::EngineIdentity engine;
-        engine.name = "ue5-harness";
-        engine.implementation = "cpp";
-        engine.version = gcv::kCoreVersion;
-        if (haveBench) {
-            char* end = nullptr;
-            long runs = std::strtol(bench.c_str(), &end, 10);
-            if (bench.empty() || *end != '\0' || runs < 1 || runs > 100000) {
-                io.err("error: -GcvBench wants a run count between 1 and 100000, got '" + bench + "'");
-                return gcv::kExitBadRequest;
-            }
-            return gcv::RunRequestFile(request, engine, io, gcv::StdFileOps(), static_cast<int>(runs));
-        }
-        return gcv::RunRequestFile(request, engine, io);
-    } catch (const std::exception& exc) {
-        io.err(std::string("error: internal: ") + exc.what());
-        return gcv::kExitInternalError;
-    } catch (...) {
-        io.err("error: internal: unknown exception");
-        return gcv::kExitInternalError;
+        return gcv::StateAtRequestFile(request, tick, io);
     }
+    gcv::EngineIdentity engine;
+    engine.name = "ue5-harness";
+    engine.implementation = "cpp";
+    engine.version = gcv::kCoreVersion;
+    if (haveBench) {
+        char* end = nullptr;
+        long runs = std::strtol(bench.c_str(), &end, 10);
+        if (bench.empty() || *end != '\0' || runs < 1 || runs > 100000) {
+            io.err("error: -GcvBench wants a run count between 1 and 100000, got '" + bench + "'");
+            return gcv::kExitBadRequest;
+        }
+        return gcv::RunRequestFile(request, engine, io, gcv::StdFileOps(), static_cast<int>(runs));
+    }
+    return gcv::RunRequestFile(request, engine, io);
 }

@@ -10,6 +10,12 @@
 // line (header fields and bullet arrays by name), to name the field where a parity test
 // first diverges.
 //
+//   mono gcv-unity-harness.exe -gcvSelfTest
+//
+// checks the engine-free parts the Unity glue relies on (the protocol's GCV-ERROR and
+// GCV-HEARTBEAT lines, which frames FrameTimeFilter leaves out of measured frame times) and
+// prints "self-test: all checks passed" (exit 0) or each failure (exit 1).
+//
 //   mono gcv-unity-harness.exe -gcvRecordDemo <request.json> <trace_out.json>
 //
 // plays the request's program and seed with a scripted "keyboard" through the same live-input
@@ -33,6 +39,7 @@ namespace Gcv.Harness
             options.Renders = false;
             try
             {
+                if (RunProtocol.HasArg(args, "-gcvSelfTest")) return SelfTest(options);
                 int demo = Array.FindIndex(args, a => string.Equals(a, "-gcvRecordDemo", StringComparison.OrdinalIgnoreCase));
                 if (demo >= 0)
                 {
@@ -47,9 +54,38 @@ namespace Gcv.Harness
             }
             catch (Exception exc)
             {
-                Console.Error.WriteLine("internal error: " + exc);
-                return ExitCodes.InternalError;
+                return RunProtocol.Fail(options, ExitCodes.InternalError, "internal error: " + exc);
             }
+        }
+
+        static int SelfTest(RunOptions options)
+        {
+            int failures = 0;
+            Action<string, string, string> expect = delegate (string what, string got, string want)
+            {
+                if (got == want) return;
+                Console.Error.WriteLine("FAIL " + what + ": got " + got + ", want " + want);
+                failures++;
+            };
+            expect("error line", RunProtocol.ErrorLine(ExitCodes.HashMismatch, "bad \"x\""),
+                   "GCV-ERROR {\"exit_code\":3,\"kind\":\"hash_mismatch\",\"message\":\"bad \\\"x\\\"\"}");
+            expect("error line cut", (RunProtocol.ErrorLine(1, new string('e', 5000)).Length < 1100).ToString(), "True");
+            expect("heartbeat line", RunProtocol.HeartbeatLine(1234), "GCV-HEARTBEAT {\"tick\":1234}");
+            var lines = new System.Collections.Generic.List<string>();
+            var quiet = new RunOptions();
+            quiet.Out = lines.Add;
+            expect("no heartbeat in the first second", new Heartbeat(quiet, 1000).Tick(5).ToString(), "False");
+            // A capture at frame 3: frames 3 and 4 are left out, the rest measured.
+            var filter = new FrameTimeFilter();
+            for (int frame = 0; frame < 8; frame++)
+            {
+                if (frame > 0) filter.EndFrame(10 + frame);
+                if (frame == 3) filter.Captured();
+            }
+            expect("frames left out", filter.Excluded.ToString(CultureInfo.InvariantCulture), "2");
+            expect("frames kept", string.Join(",", filter.Kept), "11,12,13,16,17");
+            if (failures == 0) options.Out("self-test: all checks passed");
+            return failures == 0 ? ExitCodes.Ok : ExitCodes.InternalError;
         }
 
         /// <summary>A deterministic stand-in for a person at the keyboard: it weaves, focuses in

@@ -58,6 +58,15 @@ ShaderImporter:
   assetBundleName: 
   assetBundleVariant: 
 """
+MATERIAL = """fileFormatVersion: 2
+guid: {guid}
+NativeFormatImporter:
+  externalObjects: {{}}
+  mainObjectFileID: 2100000
+  userData: 
+  assetBundleName: 
+  assetBundleVariant: 
+"""
 OTHER = """fileFormatVersion: 2
 guid: {guid}
 DefaultImporter:
@@ -66,7 +75,7 @@ DefaultImporter:
   assetBundleName: 
   assetBundleVariant: 
 """
-TEMPLATES = {".cs": SCRIPT, ".asmdef": ASMDEF, ".shader": SHADER}
+TEMPLATES = {".cs": SCRIPT, ".asmdef": ASMDEF, ".shader": SHADER, ".mat": MATERIAL}
 
 
 def guid_for(rel: str) -> str:

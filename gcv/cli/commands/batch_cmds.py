@@ -140,7 +140,10 @@ def register(app: typer.Typer) -> None:
         json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:
         """Run every config x player x seed x engine of a batch spec; write the table and the summary."""
+        from engine_runners.termination import install_termination_handling  # engine processes end with gcv
         from gcv.batch.gate import GateRule, GateSyntaxError, parse_condition
+
+        install_termination_handling()
         from gcv.batch.job import BatchUsageError, run_job
         from gcv.batch.spec import BatchSpecError, load_batch
 

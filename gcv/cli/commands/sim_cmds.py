@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from gcv.cli.output import EXIT_INVALID, console, emit_json, fail_usage
@@ -122,7 +123,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command("engines")
     def engines(json_mode: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
-        """List the engine runners and whether each can run on this machine."""
+        """List the engine runners, whether each can run here, and what was checked before any
+        budget is spent (licence, rendering, plugin, start-up budget, one editor per project)."""
         from engine_runners.registry import all_runners
 
         rows = []
@@ -139,4 +141,9 @@ def register(app: typer.Typer) -> None:
             table.add_row(row["engine"], f"[{colour}]{row['status']}[/]", row["reason"],
                           "yes" if caps["renders_frames"] else "no",
                           "yes" if caps["measures_frame_times"] else "no (modeled)")
-        console().print(table)
+        con = console()
+        con.print(table)
+        for row in rows:
+            for check in row["details"].get("checks", []):
+                mark = "[green]ok[/]" if check["ok"] else "[yellow]warning[/]"
+                con.print(f"{row['engine']}: {mark} {escape(check['check'])}: {escape(check['detail'])}", soft_wrap=True)

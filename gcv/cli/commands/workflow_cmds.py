@@ -152,6 +152,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Propose, validate, authorize, run the bounded loop and summarize the evidence."""
         from engine_runners.registry import UnknownEngineError, get_runner
+        from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+
+        install_termination_handling()
         from gcv.contract.loading import GcvInputError
         from gcv.workflow.baselines import resolve_baseline
         from gcv.workflow.loop import default_actor
@@ -241,8 +244,11 @@ def register(app: typer.Typer) -> None:
     def resume(wf_id: str = typer.Argument(..., metavar="WF"),
                json_mode: bool = typer.Option(False, "--json")) -> None:
         """Continue a workflow from its last recorded transition (after a crash or authorization)."""
+        from engine_runners.termination import install_termination_handling  # engine processes end with gcv
         from gcv.store.errors import StoreError
         from gcv.workflow.loop import WorkflowError
+
+        install_termination_handling()
 
         engine = _engine(json_mode)
         try:

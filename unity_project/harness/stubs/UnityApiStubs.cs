@@ -39,7 +39,7 @@ namespace UnityEngine {
   public static class ImageConversion { public static byte[] EncodeToPNG(this Texture2D t){return null;} }
   public class Mesh : Object { public Vector3[] vertices; public Vector2[] uv; public int[] triangles; public void RecalculateBounds(){} }
   public class Shader : Object {}
-  public class Material : Object { public Material(Shader s){} public bool enableInstancing; public void SetColor(string n, Color c){} public void SetFloat(string n,float f){} }
+  public class Material : Object { public Material(Shader s){} public Material(Material m){} public Shader shader; public bool enableInstancing; public void SetColor(string n, Color c){} public void SetFloat(string n,float f){} }
   public static class Resources { public static T Load<T>(string p) where T : Object { return null; } }
   public static class Graphics { public static void ExecuteCommandBuffer(Rendering.CommandBuffer cb){} }
   public enum ScaleMode { ScaleToFit }
@@ -63,7 +63,7 @@ namespace UnityEditor {
   public struct BuildPlayerOptions { public string[] scenes; public string locationPathName; public BuildTarget target; public BuildTargetGroup targetGroup; public int subtarget; public BuildOptions options; }
   public static class BuildPipeline { public static Build.Reporting.BuildReport BuildPlayer(BuildPlayerOptions o){return null;} }
   public class MenuItem : Attribute { public MenuItem(string s){} }
-  public static class AssetDatabase { public static void Refresh(){} }
+  public static class AssetDatabase { public static void Refresh(){} public static T LoadAssetAtPath<T>(string p) where T : UnityEngine.Object { return null; } public static string AssetPathToGUID(string p){return null;} }
 }
 namespace UnityEditor.Build.Reporting {
   public enum BuildResult { Unknown, Succeeded, Failed }
@@ -83,6 +83,6 @@ namespace NUnit.Framework {
   public class Constraint {}
   public static class Is { public static Constraint EqualTo(object o){return null;} public static Constraint Null; public static NotC Not; }
   public class NotC { public Constraint Null; }
-  public static class Assert { public static void That(bool b, string m){} public static void That(object o, Constraint c){} public static void That(object o, Constraint c, string m){} }
+  public static class Assert { public static void That(bool b, string m){} public static void That(object o, Constraint c){} public static void That(object o, Constraint c, string m){} public static void IsNotNull(object o, string m){} public static void IsTrue(bool b, string m){} public static void AreEqual(object a, object b, string m){} }
   public static class CollectionAssert { public static void AreEqual(IEnumerable a, IEnumerable b){} }
 }

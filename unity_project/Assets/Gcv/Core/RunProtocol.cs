@@ -6,6 +6,9 @@
 //
 // Exit codes: 0 OK, 1 internal error, 2 bad request (unreadable, not JSON, missing/invalid
 // field; the field is named on stderr), 3 hash mismatch, 4 output dir missing/not writable.
+// Every error exit after the handshake is preceded by one `GCV-ERROR {"exit_code":..,"kind":..,
+// "message":..}` line on stdout (Fail), so a runner never infers the result from a raw exit
+// code; while simulating, `GCV-HEARTBEAT {"tick":N}` at most about once a second (Heartbeat).
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -56,12 +59,44 @@ namespace Gcv.Core
         public string FramesDir { get { return Path.Combine(OutputDir, RunProtocol.FramesDir); } }
     }
 
+    /// <summary>Prints GCV-HEARTBEAT {"tick":N} at most once per interval of wall time (a
+    /// runner's liveness timer), never on the first call, so short runs print none.</summary>
+    public sealed class Heartbeat
+    {
+        readonly RunOptions options;
+        readonly long intervalMs;
+        readonly Stopwatch watch = Stopwatch.StartNew();
+        long nextMs;
+
+        public Heartbeat(RunOptions options, long intervalMs)
+        {
+            this.options = options;
+            this.intervalMs = intervalMs;
+            nextMs = intervalMs;
+        }
+
+        /// <summary>Returns true when a line was printed.</summary>
+        public bool Tick(long lastTick)
+        {
+            long now = watch.ElapsedMilliseconds;
+            if (now < nextMs) return false;
+            nextMs = now + intervalMs;
+            options.Out(RunProtocol.HeartbeatLine(lastTick));
+            return true;
+        }
+    }
+
     public static class RunProtocol
     {
         public const string ProtocolId = "gcv.run_protocol/1";
         public const string HandshakePrefix = "GCV-HANDSHAKE ";
         public const string DonePrefix = "GCV-DONE ";
         public const string BenchPrefix = "GCV-BENCH ";
+        public const string HeartbeatPrefix = "GCV-HEARTBEAT ";
+        public const string ErrorPrefix = "GCV-ERROR ";
+        public const int MaxErrorMessage = 1000;
+        /// <summary>Wall-clock milliseconds between two heartbeats.</summary>
+        public const long HeartbeatMs = 1000;
         public const string StatePrefix = "GCV-STATE ";
         public const string TelemetryFile = "telemetry.json";
         public const string FramesDir = "frames";
@@ -76,6 +111,38 @@ namespace Gcv.Core
         {
             var o = JsonValue.NewObject().Set("status", status).Set("telemetry", TelemetryFile);
             return DonePrefix + Json.Write(o, true, -1);
+        }
+
+        public static string HeartbeatLine(long tick)
+        {
+            return HeartbeatPrefix + Json.Write(JsonValue.NewObject().Set("tick", tick), true, -1);
+        }
+
+        public static string ErrorKind(int code)
+        {
+            switch (code)
+            {
+                case ExitCodes.BadRequest: return "bad_request";
+                case ExitCodes.HashMismatch: return "hash_mismatch";
+                case ExitCodes.OutputError: return "output_error";
+                default: return "internal_error";
+            }
+        }
+
+        public static string ErrorLine(int code, string message)
+        {
+            string text = message ?? "";
+            if (text.Length > MaxErrorMessage) text = text.Substring(0, MaxErrorMessage) + "...";
+            var o = JsonValue.NewObject().Set("exit_code", (long)code).Set("kind", ErrorKind(code)).Set("message", text);
+            return ErrorPrefix + Json.Write(o, true, -1);
+        }
+
+        /// <summary>Reports an error exit: the message on stderr, GCV-ERROR on stdout; returns code.</summary>
+        public static int Fail(RunOptions options, int code, string message)
+        {
+            options.Err(message);
+            options.Out(ErrorLine(code, message));
+            return code;
         }
 
         public static string FrameName(long tick)
@@ -107,8 +174,7 @@ namespace Gcv.Core
                 if (!int.TryParse(bench, NumberStyles.None, CultureInfo.InvariantCulture, out n) || n < 0 || n > 100000)
                 {
                     options.Out(HandshakeLine(options.Engine.Name, "", options.Engine.Version));
-                    options.Err("bad request: -gcvBench: expected a run count 0..100000, got \"" + bench + "\"");
-                    return ExitCodes.BadRequest;
+                    return Fail(options, ExitCodes.BadRequest, "bad request: -gcvBench: expected a run count 0..100000, got \"" + bench + "\"");
                 }
                 options.BenchRuns = n;
             }
@@ -119,8 +185,7 @@ namespace Gcv.Core
                 if (!long.TryParse(stateAt, NumberStyles.None, CultureInfo.InvariantCulture, out t))
                 {
                     options.Out(HandshakeLine(options.Engine.Name, "", options.Engine.Version));
-                    options.Err("bad request: -gcvStateAt: expected a tick >= 0, got \"" + stateAt + "\"");
-                    return ExitCodes.BadRequest;
+                    return Fail(options, ExitCodes.BadRequest, "bad request: -gcvStateAt: expected a tick >= 0, got \"" + stateAt + "\"");
                 }
                 options.StateAtTick = t;
             }
@@ -138,11 +203,13 @@ namespace Gcv.Core
                 var watch = Stopwatch.StartNew();
                 var sim = session.Sim;
                 sim.Reset(session.Request.Seed);
+                var beat = new Heartbeat(options, HeartbeatMs);
                 while (true)
                 {
                     bool more = sim.Step();
                     if (sim.Tick - 1 == options.StateAtTick) options.Out(StatePrefix + Json.Write(sim.StateJson(), true, -1));
                     if (!more) break;
+                    if ((sim.Tick & 63) == 0) beat.Tick(sim.Tick - 1);
                 }
                 session.WallTimeMs = (long)watch.Elapsed.TotalMilliseconds;
                 if (options.BenchRuns > 0)
@@ -153,8 +220,7 @@ namespace Gcv.Core
             }
             catch (Exception exc)
             {
-                options.Err("internal error: " + exc);
-                return ExitCodes.InternalError;
+                return Fail(options, ExitCodes.InternalError, "internal error: " + exc);
             }
             return Finish(session, null);
         }
@@ -170,8 +236,7 @@ namespace Gcv.Core
                 if (string.IsNullOrEmpty(requestPath))
                 {
                     options.Out(HandshakeLine(eng.Name, "", eng.Version));
-                    options.Err("bad request: -gcvRequest: argument required (the path of a gcv.run_request/1 JSON file)");
-                    return ExitCodes.BadRequest;
+                    return Fail(options, ExitCodes.BadRequest, "bad request: -gcvRequest: argument required (the path of a gcv.run_request/1 JSON file)");
                 }
                 string text;
                 try
@@ -182,10 +247,8 @@ namespace Gcv.Core
                 {
                     options.Out(HandshakeLine(eng.Name, "", eng.Version));
                     if (exc is DecoderFallbackException)
-                        options.Err("bad request: request " + requestPath + " is not valid UTF-8: " + exc.Message);
-                    else
-                        options.Err("bad request: cannot read request " + requestPath + ": " + exc.Message);
-                    return ExitCodes.BadRequest;
+                        return Fail(options, ExitCodes.BadRequest, "bad request: request " + requestPath + " is not valid UTF-8: " + exc.Message);
+                    return Fail(options, ExitCodes.BadRequest, "bad request: cannot read request " + requestPath + ": " + exc.Message);
                 }
                 JsonValue doc;
                 try
@@ -195,8 +258,7 @@ namespace Gcv.Core
                 catch (JsonParseException exc)
                 {
                     options.Out(HandshakeLine(eng.Name, "", eng.Version));
-                    options.Err("bad request: request " + requestPath + " is not valid JSON: " + exc.Message);
-                    return ExitCodes.BadRequest;
+                    return Fail(options, ExitCodes.BadRequest, "bad request: request " + requestPath + " is not valid JSON: " + exc.Message);
                 }
                 options.Out(HandshakeLine(eng.Name, RunRequest.PeekRunId(doc), eng.Version));
 
@@ -207,23 +269,20 @@ namespace Gcv.Core
                 }
                 catch (BadRequestException exc)
                 {
-                    options.Err("bad request: field " + exc.Message);
-                    return ExitCodes.BadRequest;
+                    return Fail(options, ExitCodes.BadRequest, "bad request: field " + exc.Message);
                 }
 
                 string programHash = SimProgram.HashOf(request.ProgramJson);
                 if (programHash != request.ProgramHash)
                 {
-                    options.Err("hash mismatch: program_hash is " + request.ProgramHash + " but the program hashes to " + programHash);
-                    return ExitCodes.HashMismatch;
+                    return Fail(options, ExitCodes.HashMismatch, "hash mismatch: program_hash is " + request.ProgramHash + " but the program hashes to " + programHash);
                 }
                 var cfg = request.ProgramJson.Get("config_hash");
                 string programConfigHash = cfg != null && cfg.Kind == JsonKind.String ? cfg.Text : null;
                 if (programConfigHash != request.ConfigHash)
                 {
-                    options.Err("hash mismatch: config_hash is " + request.ConfigHash + " but program.config_hash is " +
+                    return Fail(options, ExitCodes.HashMismatch, "hash mismatch: config_hash is " + request.ConfigHash + " but program.config_hash is " +
                                 (programConfigHash ?? "(missing)"));
-                    return ExitCodes.HashMismatch;
                 }
 
                 SimProgram program;
@@ -235,8 +294,7 @@ namespace Gcv.Core
                 }
                 catch (BadRequestException exc)
                 {
-                    options.Err("bad request: field " + exc.Message);
-                    return ExitCodes.BadRequest;
+                    return Fail(options, ExitCodes.BadRequest, "bad request: field " + exc.Message);
                 }
 
                 string outDir;
@@ -246,13 +304,11 @@ namespace Gcv.Core
                 }
                 catch (Exception exc)
                 {
-                    options.Err("output error: output_dir " + request.OutputDir + " is not a usable path: " + exc.Message);
-                    return ExitCodes.OutputError;
+                    return Fail(options, ExitCodes.OutputError, "output error: output_dir " + request.OutputDir + " is not a usable path: " + exc.Message);
                 }
                 if (!Directory.Exists(outDir))
                 {
-                    options.Err("output error: output_dir " + outDir + " does not exist");
-                    return ExitCodes.OutputError;
+                    return Fail(options, ExitCodes.OutputError, "output error: output_dir " + outDir + " does not exist");
                 }
                 string probe = Path.Combine(outDir, ".gcv-write-probe-" + Guid.NewGuid().ToString("N"));
                 try
@@ -262,8 +318,7 @@ namespace Gcv.Core
                 }
                 catch (Exception exc)
                 {
-                    options.Err("output error: output_dir " + outDir + " is not writable: " + exc.Message);
-                    return ExitCodes.OutputError;
+                    return Fail(options, ExitCodes.OutputError, "output error: output_dir " + outDir + " is not writable: " + exc.Message);
                 }
 
                 if (request.CaptureTicks.Count > 0 && !options.Renders)
@@ -281,8 +336,7 @@ namespace Gcv.Core
             }
             catch (Exception exc)
             {
-                options.Err("internal error: " + exc);
-                return ExitCodes.InternalError;
+                return Fail(options, ExitCodes.InternalError, "internal error: " + exc);
             }
         }
 
@@ -346,8 +400,7 @@ namespace Gcv.Core
             }
             catch (Exception exc)
             {
-                options.Err("internal error: " + exc);
-                return ExitCodes.InternalError;
+                return Fail(options, ExitCodes.InternalError, "internal error: " + exc);
             }
             try
             {
@@ -355,8 +408,7 @@ namespace Gcv.Core
             }
             catch (Exception exc)
             {
-                options.Err("output error: cannot write " + TelemetryFile + " in " + session.OutputDir + ": " + exc.Message);
-                return ExitCodes.OutputError;
+                return Fail(options, ExitCodes.OutputError, "output error: cannot write " + TelemetryFile + " in " + session.OutputDir + ": " + exc.Message);
             }
             var sim = session.Sim;
             options.Out(string.Format(CultureInfo.InvariantCulture,
@@ -387,8 +439,7 @@ namespace Gcv.Core
                 string hash = t.Get("state_hash").Text;
                 if (hash != reference)
                 {
-                    options.Err("internal error: bench run " + (i + 1) + " ended in state " + hash + ", the first run in " + reference);
-                    return ExitCodes.InternalError;
+                    return Fail(options, ExitCodes.InternalError, "internal error: bench run " + (i + 1) + " ended in state " + hash + ", the first run in " + reference);
                 }
                 double runMs = watch.Elapsed.TotalMilliseconds;
                 ms.Add(runMs);

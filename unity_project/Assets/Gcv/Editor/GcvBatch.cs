@@ -3,10 +3,12 @@
 //   <Unity> -batchmode -nographics -quit -projectPath <unity_project> \
 //           -executeMethod Gcv.Editor.GcvBatch.Run -gcvRequest <request.json> -logFile <log>
 //
-// Same protocol, same Gcv.Core code as the player (RunProtocol): handshake, telemetry.json
-// written atomically, GCV-DONE, and the protocol's exit code via EditorApplication.Exit.
-// The editor does not render here: capture ticks are ignored (said so in the log) and the
-// frame figures are the model's (fps_source "model").
+// Same protocol, same Gcv.Core code as the player (RunProtocol): handshake, heartbeats,
+// telemetry.json written atomically, GCV-DONE (or GCV-ERROR), and the protocol's exit code
+// via EditorApplication.Exit. The engine is named "unity-editor": the editor never renders
+// here, so the runner sends no capture ticks (frames come from the reference renderer,
+// labelled as such) and the frame figures are the model's (fps_source "model"). Two editors
+// cannot open one project: the runner serialises editor-mode runs per project.
 using System;
 using Gcv.Core;
 using Gcv.Runtime;
@@ -19,16 +21,15 @@ namespace Gcv.Editor
         public static void Run()
         {
             int code;
+            var options = GcvLog.Options("unity-editor", false);
             try
             {
-                var options = GcvLog.Options("unity", false);
                 GcvLog.Out("mode: editor batch (-executeMethod Gcv.Editor.GcvBatch.Run)");
                 code = RunProtocol.RunFromArgs(Environment.GetCommandLineArgs(), options);
             }
             catch (Exception exc)
             {
-                GcvLog.Err("internal error: " + exc);
-                code = ExitCodes.InternalError;
+                code = RunProtocol.Fail(options, ExitCodes.InternalError, "internal error: " + exc);
             }
             EditorApplication.Exit(code);
         }

@@ -4,7 +4,10 @@
 // can; frame figures are the model's (fps_source "model"). With a graphics device: one
 // simulation tick per rendered frame with Time.captureFramerate = 60, the requested capture
 // ticks saved as <output_dir>/frames/tick_NNNNNN.png, and the real frame times measured
-// (fps_source "measured", GPU/CPU names from SystemInfo). Quits with the protocol's exit code.
+// (fps_source "measured", GPU/CPU names from SystemInfo); capture frames and the frame after
+// each are left out of those figures (FrameTimeFilter). GCV-HEARTBEAT about once a second
+// while rendering; every error exit is preceded by GCV-ERROR (RunProtocol.Fail). Quits with
+// the protocol's exit code.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -24,7 +27,8 @@ namespace Gcv.Runtime
         RunOptions options;
         GcvView view;
         readonly HashSet<long> captureTicks = new HashSet<long>();
-        readonly List<double> frameMs = new List<double>();
+        readonly FrameTimeFilter frames = new FrameTimeFilter();
+        Heartbeat heartbeat;
         readonly Stopwatch frameWatch = new Stopwatch();
         int framesSeen;
         bool done;
@@ -58,8 +62,7 @@ namespace Gcv.Runtime
                 }
                 catch (Exception exc)
                 {
-                    GcvLog.Err("internal error: " + exc);
-                    exit = ExitCodes.InternalError;
+                    exit = RunProtocol.Fail(options, ExitCodes.InternalError, "internal error: " + exc);
                 }
                 Quit(exit);
                 return;
@@ -71,8 +74,7 @@ namespace Gcv.Runtime
             }
             catch (Exception exc)
             {
-                GcvLog.Err("output error: cannot create " + session.FramesDir + ": " + exc.Message);
-                Quit(ExitCodes.OutputError);
+                Quit(RunProtocol.Fail(options, ExitCodes.OutputError, "output error: cannot create " + session.FramesDir + ": " + exc.Message));
                 return;
             }
             GcvLog.Out("mode: rendering one tick per frame at 60 Hz (" + SystemInfo.graphicsDeviceName + ", " +
@@ -81,6 +83,7 @@ namespace Gcv.Runtime
             QualitySettings.vSyncCount = 0;
             Application.targetFrameRate = -1;
             view = new GcvView(session.Program, 960, 1280);
+            heartbeat = new Heartbeat(options, RunProtocol.HeartbeatMs);
             frameWatch.Start();
         }
 
@@ -91,7 +94,7 @@ namespace Gcv.Runtime
             double ms = frameWatch.Elapsed.TotalMilliseconds;
             frameWatch.Reset();
             frameWatch.Start();
-            if (framesSeen++ > 0) frameMs.Add(ms); // the first Update follows start-up, not a frame
+            if (framesSeen++ > 0) frames.EndFrame(ms); // the first Update follows start-up, not a frame
             try
             {
                 var sim = session.Sim;
@@ -102,15 +105,16 @@ namespace Gcv.Runtime
                 {
                     string path = Path.Combine(session.FramesDir, RunProtocol.FrameName(tick));
                     view.SavePng(path);
+                    frames.Captured(); // readback + PNG: not the fight's frame cost
                     GcvLog.Out("captured " + path);
                 }
+                heartbeat.Tick(tick);
                 if (!more) Complete();
             }
             catch (Exception exc)
             {
-                GcvLog.Err("internal error: " + exc);
                 done = true;
-                Quit(ExitCodes.InternalError);
+                Quit(RunProtocol.Fail(options, ExitCodes.InternalError, "internal error: " + exc));
             }
         }
 
@@ -124,7 +128,8 @@ namespace Gcv.Runtime
             done = true;
             foreach (long t in captureTicks)
                 if (t >= session.Sim.Tick) GcvLog.Out("capture tick " + t + " skipped: the fight ended after " + session.Sim.Tick + " ticks");
-            var measured = MeasuredFrames.FromFrameTimesMs(frameMs);
+            GcvLog.Out(frames.Excluded + " capture frame(s) and the frame after each left out of the measured frame times");
+            var measured = MeasuredFrames.FromFrameTimesMs(frames.Kept);
             measured.GpuName = SystemInfo.graphicsDeviceName;
             measured.CpuName = SystemInfo.processorType;
             GcvLog.Out(string.Format(System.Globalization.CultureInfo.InvariantCulture,

@@ -64,20 +64,25 @@ namespace Gcv.Runtime
             cb = new CommandBuffer();
             cb.name = "GCV view";
 
-            Shader shader = Resources.Load<Shader>("GcvInstancedUnlit");
-            if (shader == null) throw new InvalidOperationException("Resources/GcvInstancedUnlit.shader is missing from the build");
-            arenaMat = MakeMaterial(shader, ArenaColor, false);
-            bossMat = MakeMaterial(shader, BossColor, true);
-            playerMat = MakeMaterial(shader, PlayerColor, true);
-            playerHitMat = MakeMaterial(shader, PlayerHitColor, true);
-            grazeMat = MakeMaterial(shader, GrazeColor, true);
+            // The committed material asset (Resources/GcvInstancedUnlitMaterial.mat, GPU instancing
+            // enabled) is what keeps the shader's instancing variant in player builds: Unity strips
+            // variants no material in the build uses, and materials made at run time do not count.
+            Material template = Resources.Load<Material>(MaterialResource);
+            if (template == null) throw new InvalidOperationException("Resources/" + MaterialResource + ".mat is missing from the build");
+            arenaMat = MakeMaterial(template, ArenaColor, false);
+            bossMat = MakeMaterial(template, BossColor, true);
+            playerMat = MakeMaterial(template, PlayerColor, true);
+            playerHitMat = MakeMaterial(template, PlayerHitColor, true);
+            grazeMat = MakeMaterial(template, GrazeColor, true);
             phaseMats = new Material[PhaseColors.Length];
-            for (int i = 0; i < phaseMats.Length; i++) phaseMats[i] = MakeMaterial(shader, PhaseColors[i], true);
+            for (int i = 0; i < phaseMats.Length; i++) phaseMats[i] = MakeMaterial(template, PhaseColors[i], true);
         }
 
-        static Material MakeMaterial(Shader shader, Color color, bool round)
+        public const string MaterialResource = "GcvInstancedUnlitMaterial";
+
+        static Material MakeMaterial(Material template, Color color, bool round)
         {
-            var m = new Material(shader);
+            var m = new Material(template);
             m.enableInstancing = true;
             m.SetColor("_Color", color);
             m.SetFloat("_Round", round ? 1f : 0f);

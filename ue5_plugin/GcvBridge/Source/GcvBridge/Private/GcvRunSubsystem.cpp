@@ -27,7 +27,7 @@ constexpr double TickSeconds = 1.0 / 60.0;
 // The fight is drawn 1 km above the map's origin, away from whatever the map contains.
 const FVector FieldOrigin(0.0, 0.0, 100000.0);
 constexpr int32 SettleFrames = 3;               // frames to let the last image writes start
-constexpr int32 MaxScreenshotWaitFrames = 600;  // give up waiting for a capture after this
+constexpr int32 MaxScreenshotWaitFrames = 600;  // a capture not written after this many frames fails the run
 constexpr int32 MaxStepsPerFrame = 4;           // manual play: catch up at most this much
 
 FString RequestPathFromCommandLine()
@@ -128,6 +128,9 @@ void UGcvRunSubsystem::Initialize(FSubsystemCollectionBase& Collection)
 			CaptureTicks.clear();
 		}
 	}
+
+	Pacer = gcv::CapturePacer(CaptureTicks);
+	Heartbeat = std::make_unique<gcv::HeartbeatClock>();
 
 	gcv::PlayerSpec Player = Run->request.player;
 	if (bManualPlay)
@@ -239,14 +242,15 @@ void UGcvRunSubsystem::Tick(float /*DeltaTime: fixed-step mode fakes it; wall ti
 	}
 	else if (State == EState::Finishing)
 	{
-		if (FinishingFrames == 0)
+		if (FinishingFrames == 0 && !bManualPlay)
 		{
-			// The frame that showed the last tick has now been presented: its time counts.
-			FrameUs.push_back(Microseconds(Now - LastFrameSeconds));
+			// The frame that showed the last tick has now been presented: its time counts
+			// (unless it captured).
+			Pacer.EndFrame(Microseconds(Now - LastFrameSeconds));
 			EndSeconds = Now;
 		}
 		++FinishingFrames;
-		const bool bWaitingForCaptures = PendingScreenshots > 0 && FinishingFrames < MaxScreenshotWaitFrames;
+		const bool bWaitingForCaptures = Pacer.Pending() > 0 && FinishingFrames < MaxScreenshotWaitFrames;
 		if (bWaitingForCaptures || FinishingFrames < SettleFrames)
 		{
 			return;
@@ -259,19 +263,41 @@ void UGcvRunSubsystem::StepAutomated(double Now)
 {
 	if (LastFrameSeconds > 0.0)
 	{
-		FrameUs.push_back(Microseconds(Now - LastFrameSeconds)); // the previous tick's frame
+		Pacer.EndFrame(Microseconds(Now - LastFrameSeconds)); // the previous frame; capture frames are left out
 	}
 	else
 	{
 		StartSeconds = Now;
 	}
 	LastFrameSeconds = Now;
+	if (!Pacer.MayStep())
+	{
+		// FScreenshotRequest holds one request at a time: wait (same state on screen) until
+		// the pending capture is written, so the next one is neither lost nor taken late.
+		Pacer.Waited();
+		if (++WaitFrames >= MaxScreenshotWaitFrames)
+		{
+			Fail(gcv::kExitInternalError, "internal: a frame capture was not written within " +
+			                                  std::to_string(MaxScreenshotWaitFrames) + " frames");
+		}
+		return;
+	}
+	WaitFrames = 0;
 	const bool bMore = Sim->Step();
 	Field->Draw(*Sim);
 	CaptureIfRequested(Sim->tick() - 1);
+	Beat();
 	if (!bMore)
 	{
 		State = EState::Finishing;
+	}
+}
+
+void UGcvRunSubsystem::Beat()
+{
+	if (Heartbeat && Heartbeat->Due())
+	{
+		GcvUnreal::Out(gcv::HeartbeatLine(Sim->tick() - 1));
 	}
 }
 
@@ -304,10 +330,14 @@ void UGcvRunSubsystem::StepManual(double Now)
 		Step.focus = static_cast<int8_t>(Focus);
 		Recorded.push_back(Step);
 		const bool bMore = Sim->Step();
-		CaptureIfRequested(Sim->tick() - 1);
+		const bool bCaptured = CaptureIfRequested(Sim->tick() - 1);
 		if (!bMore || static_cast<int64_t>(Recorded.size()) >= gcv::kMaxTraceTicks)
 		{
 			bStop = true;
+		}
+		if (bCaptured)
+		{
+			break; // this frame must show the captured tick; the rest of the catch-up waits
 		}
 	}
 	Accumulator = FMath::Min(Accumulator, TickSeconds * MaxStepsPerFrame); // do not spiral after a hitch
@@ -323,22 +353,29 @@ void UGcvRunSubsystem::StepManual(double Now)
 	}
 }
 
-void UGcvRunSubsystem::CaptureIfRequested(int64 Tick)
+bool UGcvRunSubsystem::CaptureIfRequested(int64 Tick)
 {
-	if (!std::binary_search(CaptureTicks.begin(), CaptureTicks.end(), static_cast<int64_t>(Tick)))
+	if (!Pacer.WantsCapture(static_cast<int64_t>(Tick)))
 	{
-		return;
+		return false;
+	}
+	if (Pacer.Pending() > 0)
+	{
+		// Only manual play can get here (automated runs wait in StepAutomated).
+		GcvUnreal::Out("note: capture of tick " + std::to_string(Tick) + " skipped: the previous capture is still pending");
+		return false;
 	}
 	// Taken when this frame's viewport is drawn, i.e. showing the state after `Tick`.
 	const FString Path = FramesDir / GcvUnreal::ToFString(gcv::FrameName(Tick));
 	FScreenshotRequest::RequestScreenshot(Path, /*bInShowUI*/ false, /*bAddFilenameSuffix*/ false);
-	++PendingScreenshots;
+	Pacer.Requested();
 	FramePaths.Add(Path);
+	return true;
 }
 
 void UGcvRunSubsystem::OnScreenshotProcessed()
 {
-	PendingScreenshots = FMath::Max(0, PendingScreenshots - 1);
+	Pacer.Processed();
 }
 
 void UGcvRunSubsystem::Finish()
@@ -372,7 +409,12 @@ void UGcvRunSubsystem::Finish()
 	gcv::FrameSource Frames;
 	Frames.fpsSource = "measured";
 	Frames.useModel = false;
-	Frames.measuredFrameUs = FrameUs;
+	Frames.measuredFrameUs = bManualPlay ? FrameUs : Pacer.Kept();
+	if (!bManualPlay)
+	{
+		GcvUnreal::Out("note: " + std::to_string(Pacer.ExcludedFrames()) + " capture or capture-wait frame(s) left out of "
+		               "the measured frame times (" + std::to_string(Pacer.Kept().size()) + " measured)");
+	}
 	Frames.hasHardware = true;
 	Frames.gpu = GcvUnreal::ToUtf8(FPlatformMisc::GetPrimaryGPUBrand().TrimStartAndEnd());
 	Frames.cpu = GcvUnreal::ToUtf8(FPlatformMisc::GetCPUBrand().TrimStartAndEnd());
@@ -408,7 +450,10 @@ void UGcvRunSubsystem::Finish()
 
 void UGcvRunSubsystem::Fail(int32 ExitCode, const std::string& Message)
 {
-	GcvUnreal::Err(Message);
+	// The message on stderr, GCV-ERROR on the protocol channel: on Windows the graceful
+	// exit may drop ExitCode, so the runner reads the result from this line.
+	GcvUnreal::Err(Message.rfind("error: ", 0) == 0 ? Message : "error: " + Message);
+	GcvUnreal::Out(gcv::ErrorLine(ExitCode, Message.rfind("error: ", 0) == 0 ? Message.substr(7) : Message));
 	Quit(ExitCode);
 }
 

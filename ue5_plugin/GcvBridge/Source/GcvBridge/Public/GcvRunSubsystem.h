@@ -65,7 +65,9 @@ private:
 	bool bManualPlay = false;
 	std::shared_ptr<gcv::LoadedRun> Run;
 	std::shared_ptr<gcv::Simulation> Sim;
-	std::vector<int64_t> FrameUs;
+	gcv::CapturePacer Pacer;          // one capture pending at a time; capture frames not measured
+	std::unique_ptr<gcv::HeartbeatClock> Heartbeat;
+	std::vector<int64_t> FrameUs;     // manual play only (automated runs measure through Pacer)
 	std::vector<int64_t> CaptureTicks; // sorted
 	std::vector<gcv::InputStep> Recorded;
 	TArray<FString> FramePaths;
@@ -74,8 +76,8 @@ private:
 	double StartSeconds = 0.0;
 	double EndSeconds = 0.0;
 	double Accumulator = 0.0;
-	int32 PendingScreenshots = 0;
 	int32 FinishingFrames = 0;
+	int32 WaitFrames = 0;
 	FDelegateHandle ScreenshotHandle;
 
 	UPROPERTY()
@@ -84,7 +86,8 @@ private:
 	bool EnsureField();
 	void StepAutomated(double Now);
 	void StepManual(double Now);
-	void CaptureIfRequested(int64 Tick);
+	bool CaptureIfRequested(int64 Tick);
+	void Beat();
 	void OnScreenshotProcessed();
 	void Finish();
 	void Fail(int32 ExitCode, const std::string& Message);

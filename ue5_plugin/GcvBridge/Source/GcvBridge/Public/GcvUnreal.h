@@ -1,7 +1,13 @@
 // Unreal-side plumbing for the engine-independent core: string conversion, file access
 // through Unreal's file manager (wide paths, the launch directory for relative paths) and
-// the protocol's output lines (UE_LOG, which -stdout mirrors to stdout; errors also go to
-// stderr so that the runner sees the offending field there).
+// the protocol's output lines.
+//
+// Protocol lines must reach the runner in every build configuration. Development and
+// Debug builds log through UE_LOG, which -stdout mirrors to stdout. Shipping builds (and
+// any build with NO_LOGGING) compile UE_LOG out, so there the lines are written to the
+// process's stdout directly (the runner passes pipes as the standard handles, which a
+// Windows GUI-subsystem game inherits too). Errors always go to stderr as well, so the
+// runner sees the offending field there.
 #pragma once
 
 #include "CoreMinimal.h"
@@ -83,25 +89,38 @@ inline gcv::FileOps FileOps()
 	return Ops;
 }
 
+inline void RawLine(FILE* Stream, const std::string& Line)
+{
+	std::fputs(Line.c_str(), Stream);
+	std::fputc('\n', Stream);
+	std::fflush(Stream);
+}
+
 inline void Out(const std::string& Line)
 {
+#if NO_LOGGING
+	RawLine(stdout, Line); // Shipping: UE_LOG is compiled out; the runner reads stdout
+#else
 	UE_LOG(LogGcv, Display, TEXT("%s"), UTF8_TO_TCHAR(Line.c_str()));
 	if (GLog)
 	{
 		GLog->Flush();
 	}
+#endif
 }
 
 inline void Err(const std::string& Line)
 {
+#if !NO_LOGGING
 	UE_LOG(LogGcv, Error, TEXT("%s"), UTF8_TO_TCHAR(Line.c_str()));
-	std::fputs(Line.c_str(), stderr);
-	std::fputc('\n', stderr);
-	std::fflush(stderr);
+#endif
+	RawLine(stderr, Line);
+#if !NO_LOGGING
 	if (GLog)
 	{
 		GLog->Flush();
 	}
+#endif
 }
 
 inline gcv::RunIO ProtocolIO()

@@ -2,6 +2,7 @@
 // Pure C++17, header-only, no Unreal headers, no exceptions, no RTTI requirements.
 #pragma once
 
+#include "Gcv/Capture.h"
 #include "Gcv/Fixed.h"
 #include "Gcv/Json.h"
 #include "Gcv/Program.h"

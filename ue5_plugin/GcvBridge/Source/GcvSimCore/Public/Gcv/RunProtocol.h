@@ -5,7 +5,11 @@
 //                -> GCV-DONE line -> exit code
 //
 // Exit codes: 0 ok, 1 internal error, 2 bad request (the field is named on stderr),
-// 3 hash mismatch, 4 output directory missing or not writable. The checks run in the same
+// 3 hash mismatch, 4 output directory missing or not writable. Every error exit after the
+// handshake is preceded by `GCV-ERROR {"exit_code":..,"kind":..,"message":..}` on the out
+// channel (FailLine), so the runner never infers a result from a raw exit code (on Windows
+// an abort() exits 3 too, and UE's graceful exit drops the code). While simulating,
+// `GCV-HEARTBEAT {"tick":N}` at most about once a second (HeartbeatClock). The checks run in the same
 // order as the python-sim engine: request fields (2), program_hash and config_hash (3),
 // output directory (4), program fields (2).
 #pragma once
@@ -128,6 +132,60 @@ inline std::string DoneLine(const std::string& status) {
     p.Set("telemetry", Json::MakeString(kTelemetryFile));
     return "GCV-DONE " + ToCompactJson(p);
 }
+
+inline std::string HeartbeatLine(int64_t tick) {
+    return "GCV-HEARTBEAT {\"tick\":" + std::to_string(tick) + "}";
+}
+
+inline const char* ErrorKind(int code) {
+    switch (code) {
+        case kExitBadRequest: return "bad_request";
+        case kExitHashMismatch: return "hash_mismatch";
+        case kExitOutputError: return "output_error";
+        default: return "internal_error";
+    }
+}
+
+constexpr size_t kMaxErrorMessage = 1000;
+
+inline std::string ErrorLine(int code, const std::string& message) {
+    Json p = Json::MakeObject();
+    p.Set("exit_code", Json::MakeInt(code));
+    p.Set("kind", Json::MakeString(ErrorKind(code)));
+    std::string text = message.size() > kMaxErrorMessage ? message.substr(0, kMaxErrorMessage) + "..." : message;
+    // keep the line valid UTF-8 even when the cut fell inside a multi-byte character
+    while (!text.empty() && !ValidUtf8(text, nullptr)) text.pop_back();
+    p.Set("message", Json::MakeString(text));
+    return "GCV-ERROR " + ToCompactJson(p);
+}
+
+// The error on the err channel, GCV-ERROR on the out channel; returns the code.
+inline int FailLine(const RunIO& io, int code, const std::string& message) {
+    io.err("error: " + message);
+    io.out(ErrorLine(code, message));
+    return code;
+}
+
+// At most one heartbeat per interval of wall time; none during the first interval, so a
+// short run prints none.
+class HeartbeatClock {
+public:
+    explicit HeartbeatClock(int64_t intervalMs = 1000)
+        : interval_(intervalMs), start_(std::chrono::steady_clock::now()), next_(intervalMs) {}
+
+    bool Due() {
+        const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::steady_clock::now() - start_).count();
+        if (now < next_) return false;
+        next_ = now + interval_;
+        return true;
+    }
+
+private:
+    int64_t interval_;
+    std::chrono::steady_clock::time_point start_;
+    int64_t next_;
+};
 
 inline std::string FrameName(int64_t tick) {
     char buf[32];
@@ -279,31 +337,28 @@ inline int RunRequestFile(const std::string& path, const EngineIdentity& engine,
     int code = ReadRequestDocument(path, files, run, message);
     io.out(HandshakeLine(engine.name, run.handshakeRunId, engine.version));
     if (code == kExitOk) code = ValidateRequest(run, files, true, message);
-    if (code != kExitOk) {
-        io.err("error: " + message);
-        return code;
-    }
+    if (code != kExitOk) return FailLine(io, code, message);
     if (!run.request.captureTicks.empty())
         io.out("note: capture_ticks ignored (" + std::to_string(run.request.captureTicks.size()) +
                " requested): " + engine.name + " does not render frames");
     const auto started = std::chrono::steady_clock::now();
     Simulation sim(run.program, run.request.player);
-    sim.Run(run.request.seed);
+    sim.Reset(run.request.seed);  // == sim.Run(seed), with a heartbeat between ticks
+    HeartbeatClock beat;
+    while (sim.Step()) {
+        if ((sim.tick() & 63) == 0 && beat.Due()) io.out(HeartbeatLine(sim.tick() - 1));
+    }
     FrameSource frames;
     frames.wallTimeMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started)
                             .count();
     Json telemetry;
-    if (!BuildTelemetry(sim, run.request, run.programHash, engine, frames, telemetry, message)) {
-        io.err("error: internal: " + message);
-        return kExitInternalError;
-    }
+    if (!BuildTelemetry(sim, run.request, run.programHash, engine, frames, telemetry, message))
+        return FailLine(io, kExitInternalError, "internal: " + message);
     code = WriteTelemetry(files, run.request.outputDir, telemetry, message);
-    if (code != kExitOk) {
-        io.err("error: " + message);
-        return code;
-    }
+    if (code != kExitOk) return FailLine(io, code, message);
     io.out(std::string("wrote ") + kTelemetryFile + " and 0 frame(s)");
-    if (benchRuns > 0 && !BenchRuns(run, benchRuns, sim.StateHash(), io)) return kExitInternalError;
+    if (benchRuns > 0 && !BenchRuns(run, benchRuns, sim.StateHash(), io))
+        return FailLine(io, kExitInternalError, "internal: a bench re-run ended in another state");
     io.out(DoneLine(StatusName(sim.status())));
     return kExitOk;
 }
