@@ -84,3 +84,25 @@ def test_unknown_workflow_and_engine(cli) -> None:
     assert code == 2 and "no workflow" in err["error"]
     code, err = cli("run", REQUEST, "--engine", "frostbite")
     assert code == 2 and "unknown engine" in err["error"]
+
+
+@pytest.mark.slow
+def test_an_answer_continues_the_same_request_and_the_bundle_replays(cli, tmp_path: Path) -> None:
+    code, asked = cli("run", "slow down the bullets by 20%")
+    assert code == 3 and asked["status"] == "needs_clarification"
+    # the question says what is already understood, and does not ask it again
+    assert "bullet_speed x0.8" in asked["questions"][0] and "more or less" not in asked["questions"][0]
+    wf = asked["workflow_id"]
+    code, answered = cli("answer", wf, "phase 2", "--actor", "dana")
+    assert code == 7 and answered["status"] == "awaiting_authorization" and answered["workflow_id"] == wf
+    code, _ = cli("authorize", wf, "--actor", "ana")
+    code, done = cli("resume", wf)
+    assert code == 0 and done["status"] == "evidence_ready"
+    state = json.loads((tmp_path / "ws" / "workflows" / wf / "state.json").read_text())
+    assert [(a["text"], a["actor"]) for a in state["answers"]] == [("phase 2", "dana")]
+    from gcv.evidence.verify import verify_bundle
+
+    report = verify_bundle(Path(done["evidence"]["bundle"]), replay=True)
+    assert report.ok, (report.first_failure, report.failed())
+    code, err = cli("answer", wf, "phase 3")
+    assert code == 2 and "only a workflow that needs clarification takes answers" in err["error"]

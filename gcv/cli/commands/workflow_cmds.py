@@ -286,6 +286,30 @@ def register(app: typer.Typer) -> None:
             table.add_row(row["id"], row["status"], row["engine"], row["provider"], row["request"][:60])
         console().print(table)
 
+    @app.command("answer")
+    def answer(
+        wf_id: str = typer.Argument(..., metavar="WF"),
+        text: str = typer.Argument(..., metavar="ANSWER", help="the answers to the questions, in plain language"),
+        actor: Optional[str] = typer.Option(None, "--actor", help="who answers (default: the invoking user)"),
+        json_mode: bool = typer.Option(False, "--json"),
+    ) -> None:
+        """Answer the questions of a workflow that needs clarification; the same request continues."""
+        from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+        from gcv.store.errors import StoreError
+        from gcv.workflow.loop import WorkflowError, default_actor
+
+        install_termination_handling()
+        engine = _engine(json_mode)
+        try:
+            engine.answer(wf_id, text=text, actor=actor or default_actor())
+            state = _advance(engine, wf_id, json_mode)
+        except (WorkflowError, StoreError) as exc:
+            fail_usage(str(exc), json_mode=json_mode)
+        if state.status == "awaiting_authorization" and not json_mode:
+            console(stderr=True).print(f"understood; authorize with: gcv authorize {wf_id} --actor NAME "
+                                       f"&& gcv resume {wf_id}", markup=False)
+        _finish(engine, state, json_mode, evidence=state.status != "awaiting_authorization")
+
     @app.command("decide")
     def decide(
         wf_id: str = typer.Argument(..., metavar="WF"),
