@@ -276,9 +276,10 @@ def _safe_area(program: dict[str, Any], schedule: Schedule, grid: Grid, reach: R
     After the set empties every later tick is 0 (nothing reachable is safe); a pass cut short
     by the budget leaves the rest of the curve out rather than guessing it.
     """
-    curve = np.rint(reach.safe_fraction * 1000).astype(np.int64)
+    fraction = reach.safe_fraction
     if reach.first_empty is not None:
-        curve = np.concatenate((curve, np.zeros(end - curve.size, dtype=np.int64)))
+        fraction = np.concatenate((fraction, np.zeros(end - fraction.size)))
+    curve = np.rint(fraction * 1000).astype(np.int64)
     measured = int(curve.size)
     warm = min(reach.warmup_ticks, end)
     phases = []
@@ -289,7 +290,7 @@ def _safe_area(program: dict[str, Any], schedule: Schedule, grid: Grid, reach: R
         lo = max(w.start_tick, warm) if max(w.start_tick, warm) < hi else w.start_tick
         seg = curve[lo:hi] if lo < hi else np.zeros(0, dtype=np.int64)
         if seg.size:
-            k = int(np.argmin(seg))
+            k = int(np.argmin(fraction[lo:hi]))  # exact shares: a tiny set is not an empty one
             phases.append(PhaseSafeArea(phase_id=w.phase_id, start_tick=w.start_tick, end_tick=w.end_tick,
                                         min_milli=int(seg[k]), min_tick=lo + k,
                                         mean_milli=int(np.rint(seg.mean())), ticks_considered=int(seg.size)))

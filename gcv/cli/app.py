@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from gcv.cli.commands import (agents_cmds, batch_cmds, evidence_cmds, propose_cmds, sim_cmds, validate_cmds,
-                              workflow_cmds)
+from gcv.cli.commands import (agents_cmds, batch_cmds, evidence_cmds, fair_cmds, propose_cmds, sim_cmds,
+                              validate_cmds, workflow_cmds)
 
 app = typer.Typer(
     name="gcv",
@@ -17,6 +17,7 @@ app = typer.Typer(
 
 for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds, evidence_cmds, agents_cmds):
     module.register(app)
+app.add_typer(fair_cmds.app)  # gcv fair (gcv.cli.commands.fair_cmds)
 
 
 def main() -> None:
