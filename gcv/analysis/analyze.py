@@ -29,7 +29,7 @@ from gcv.analysis.field import BulletField, WaveSpec, wave_specs
 from gcv.analysis.frames import cover_frame
 from gcv.analysis.grid import Grid, choose_grid
 from gcv.analysis.moves import MoveTable, move_table
-from gcv.analysis.reach import ReachResult, covered_chunk, forward, viable
+from gcv.analysis.reach import ReachResult, covered_chunk, exact_step, forward, viable
 from gcv.analysis.report import (Effort, FairnessReport, GridInfo, PhaseSafeArea, ReplayCheck, SafeArea,
                                  SearchEffort, UnfairInfo, WaveBlame, WitnessInfo)
 from gcv.analysis.witness import SearchResult, SearchStats, WitnessSearch, aims_along, path_to_runs
@@ -58,8 +58,13 @@ class Analysis:
     def frame(self, tick: int, caption: str) -> Image.Image:
         """The arena at ``tick`` with the bound's cells: reachable-before-hits, covered, safe."""
         g, reach = self.grid, self.curve_reach
-        before = g.to_mask(g.post(_set_at(self, tick - 1)))
         covered = covered_chunk(self.curve_field, g, self.hit_r2, tick, tick + 1)[0]
+        if tick < reach.exact_ticks:  # the exact opening: the positions themselves, by cell
+            cx, cy, hit = _exact_candidates(self, tick)
+            before = g.to_mask(g.from_cells(g.cell_x(cx), g.cell_y(cy)))
+            covered |= g.to_mask(g.from_cells(g.cell_x(cx[hit]), g.cell_y(cy[hit])))
+        else:
+            before = g.to_mask(g.post(_set_at(self, tick - 1)))
         safe = g.to_mask(_set_at(self, tick)) if tick < reach.end_tick else np.zeros_like(covered)
         idx = self.curve_field.alive(tick)
         x, y = self.curve_field.positions(tick, idx)
@@ -78,6 +83,17 @@ class Analysis:
             return None
         return self.frame(sa.tightest_tick, f"tick {sa.tightest_tick} ({sa.tightest_tick / 60:.2f} s)  "
                                             f"{sa.tightest_phase_id}  safe {sa.tightest_milli / 10:.1f}%")
+
+
+def _exact_candidates(analysis: Analysis, tick: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The exact opening replayed up to ``tick``: its candidate positions and which are hit."""
+    pl = analysis.program["player"]
+    xs = np.array([pl["start_x"]], dtype=np.int64)
+    ys = np.array([pl["start_y"]], dtype=np.int64)
+    for t in range(tick + 1):
+        cx, cy, hit = exact_step(analysis.curve_field, analysis.grid, analysis.hit_r2, t, xs, ys)
+        xs, ys = cx[~hit], cy[~hit]
+    return cx, cy, hit
 
 
 def _set_at(analysis: Analysis, t: int) -> int:
@@ -234,39 +250,55 @@ def _phase_at(schedule: Schedule, tick: int) -> int:
 
 def _blame(program: dict[str, Any], schedule: Schedule, grid: Grid, field_: BulletField, reach: ReachResult,
            hit_r2: int) -> UnfairInfo:
-    """Which waves cover the cells that were still reachable at the tick the set emptied."""
+    """Which waves hit what was still reachable at the tick the set emptied.
+
+    In the exact opening those are positions (each hit by some bullet); later they are the
+    cells of post(F[t - 1]) (each wholly inside some bullet's hit circle). A wave's share is
+    the part of them its bullets account for; the shares of several waves may overlap.
+    """
     t = reach.first_empty
     assert t is not None
-    before = grid.to_mask(grid.post(reach.before_last))
     idx = field_.alive(t)
     x, y = field_.positions(t, idx)
-    spans = grid.covered_spans(x, y, hit_r2)
+    waves = field_.WAVE[idx]
     per_wave: dict[int, int] = {}
-    total = int(before.sum())
-    if spans is not None:
-        bullet, rows, lo, hi = spans
-        hit_cells: dict[int, np.ndarray] = {}
-        for b, j, a, c in zip(bullet.tolist(), rows.tolist(), lo.tolist(), hi.tolist()):
-            wave = int(field_.WAVE[idx[b]])
-            mask = hit_cells.setdefault(wave, np.zeros_like(before))
-            mask[j, a:c + 1] = True
-        per_wave = {w: int((m & before).sum()) for w, m in hit_cells.items()}
+    if reach.empty_candidates is not None:
+        kind = "positions"
+        cx, cy = reach.empty_candidates
+        total = int(cx.size)
+        for ordinal in np.unique(waves).tolist():
+            sel = waves == ordinal
+            dx = cx[:, None] - x[sel][None, :]
+            dy = cy[:, None] - y[sel][None, :]
+            per_wave[ordinal] = int(((dx * dx + dy * dy) <= hit_r2).any(axis=1).sum())
+    else:
+        kind = "cells"
+        before = grid.to_mask(grid.post(reach.before_last))
+        total = int(before.sum())
+        spans = grid.covered_spans(x, y, hit_r2)
+        if spans is not None:
+            bullet, rows, lo, hi = spans
+            masks: dict[int, np.ndarray] = {}
+            for b, j, a, c in zip(bullet.tolist(), rows.tolist(), lo.tolist(), hi.tolist()):
+                mask = masks.setdefault(int(waves[b]), np.zeros_like(before))
+                mask[j, a:c + 1] = True
+            per_wave = {w: int((m & before).sum()) for w, m in masks.items()}
     phases = program["phases"]
     blames = []
-    for ordinal, cells in sorted(per_wave.items(), key=lambda kv: (-kv[1], kv[0])):
-        if cells == 0:
+    for ordinal, count in sorted(per_wave.items(), key=lambda kv: (-kv[1], kv[0])):
+        if count == 0:
             continue
         spec = field_.specs[ordinal]
         blames.append(WaveBlame(phase_id=phases[spec.phase_index]["phase_id"], phase_index=spec.phase_index,
-                                wave_index=spec.wave_index, spawn_tick=spec.tick, covered_cells=cells,
-                                share_milli=(2000 * cells + total) // (2 * max(total, 1))))
+                                wave_index=spec.wave_index, spawn_tick=spec.tick, covered=count,
+                                share_milli=(2000 * count + total) // (2 * max(total, 1))))
     by_phase: dict[str, int] = {}
     for b_ in blames:
-        by_phase[b_.phase_id] = by_phase.get(b_.phase_id, 0) + b_.covered_cells
+        by_phase[b_.phase_id] = by_phase.get(b_.phase_id, 0) + b_.covered
     responsible = max(by_phase, key=lambda k: by_phase[k])  # first phase on ties (blames are ordered)
     return UnfairInfo(tick=t, seconds=round(t / 60, 4), active_phase_id=phases[_phase_at(schedule, t)]["phase_id"],
                       responsible_phase_id=responsible, responsible_wave=blames[0], contributors=blames[:8],
-                      reachable_cells=total, bullets_alive=int(idx.size))
+                      reachable=total, reachable_kind=kind, bullets_alive=int(idx.size))
 
 
 def _safe_area(program: dict[str, Any], schedule: Schedule, grid: Grid, reach: ReachResult, basis: str,

@@ -231,6 +231,12 @@ class Grid:
         packed = np.packbits(padded.reshape(k, -1), axis=1, bitorder="little")
         return [int.from_bytes(row.tobytes(), "little") for row in packed]
 
+    def from_cells(self, i: np.ndarray, j: np.ndarray) -> int:
+        """The bit set of the cells (i, j) (repeats allowed)."""
+        flat = np.zeros(self.nbytes * 8, dtype=bool)
+        flat[self.bit_index(i, j)] = True
+        return int.from_bytes(np.packbits(flat, bitorder="little").tobytes(), "little")
+
     def to_mask(self, r: int | bytes) -> np.ndarray:
         """A bit set (or its bytes) -> (ny, nx) boolean mask."""
         raw = self.to_bytes(r) if isinstance(r, int) else r

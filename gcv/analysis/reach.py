@@ -24,6 +24,7 @@ from gcv.analysis.grid import Grid
 
 ProgressFn = Callable[[str, int, int], None]
 MAX_STORED_BYTES = 384 * 1024 * 1024  # per-tick sets kept for the backward pass and frames
+EXACT_CAP = 40_000  # candidate positions per tick the exact opening may test
 
 
 @dataclass
@@ -39,6 +40,8 @@ class ReachResult:
     start_cell: tuple[int, int] = (0, 0)
     last: int = 0  # F[end_tick - 1]
     before_last: int = 0  # F[end_tick - 2] (the start cell when end_tick is 1)
+    exact_ticks: int = 0  # ticks 0 .. exact_ticks - 1 were enumerated exactly
+    empty_candidates: tuple[np.ndarray, np.ndarray] | None = None  # exact positions all hit at first_empty
 
     def reachable(self, t: int) -> int:
         """F[t] as a bit set (t = -1 is the start cell); needs the stored sets."""
@@ -69,10 +72,41 @@ def _warmup(grid: Grid, start: tuple[int, int], ticks: int) -> int:
     return ticks
 
 
+def exact_step(field_: BulletField, grid: Grid, hit_r2: int, t: int, xs: np.ndarray,
+               ys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every real move from every position, clamped and deduplicated, and which are hit at t.
+
+    Returns (x, y, hit). Exact: the engine's moves, clamp and hit test (``d2 <= r^2``).
+    """
+    mv = grid.moves
+    cx = np.minimum(np.maximum(xs[:, None] + mv.step_x, -mv.half_width), mv.half_width).ravel()
+    cy = np.minimum(np.maximum(ys[:, None] + mv.step_y, -mv.half_height), mv.half_height).ravel()
+    key = np.unique((cx + (1 << 23)) << 24 | (cy + (1 << 23)))
+    cx, cy = (key >> 24) - (1 << 23), (key & ((1 << 24) - 1)) - (1 << 23)
+    hit = np.zeros(cx.size, dtype=bool)
+    bx, by = field_.positions(t, field_.alive(t))
+    if bx.size:
+        r = int(np.sqrt(hit_r2)) + 1
+        near = ((bx >= int(cx.min()) - r) & (bx <= int(cx.max()) + r)
+                & (by >= int(cy.min()) - r) & (by <= int(cy.max()) + r))
+        bx, by = bx[near], by[near]
+        for k in range(0, bx.size, 32):
+            dx = cx[:, None] - bx[None, k:k + 32]
+            dy = cy[:, None] - by[None, k:k + 32]
+            hit |= ((dx * dx + dy * dy) <= hit_r2).any(axis=1)
+    return cx, cy, hit
+
+
 def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int], end_tick: int, *,
             store: bool = True, progress: ProgressFn | None = None,
-            deadline: Callable[[], bool] | None = None) -> ReachResult:
+            deadline: Callable[[], bool] | None = None, exact_cap: int = EXACT_CAP) -> ReachResult:
     """Run the bound over ticks 0 .. end_tick - 1; stop early at the first empty set.
+
+    The opening is exact: while fewer than ``exact_cap`` positions are reachable without a
+    hit, they are enumerated (the engine's moves and hit test) and F[t] is the set of their
+    cells; from the first tick with more, the cell bound takes over from those cells. Both
+    contain every hit-free position, and the exact opening is much tighter where it matters
+    most (a wall in the first ticks, when the player has had no time to move).
 
     ``deadline()`` returning True stops the pass too (the result then covers fewer ticks and
     proves nothing about the rest; ``complete`` is False and the caller says so).
@@ -84,6 +118,11 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
     fractions = np.zeros(end_tick, dtype=np.float64)
     counts = np.zeros(end_tick, dtype=np.int64)
     r = previous = grid.single(*start_cell)
+    xs = np.array([start[0]], dtype=np.int64)
+    ys = np.array([start[1]], dtype=np.int64)
+    exact_ticks = 0
+    exact = exact_cap > 0
+    candidates = None
     first_empty = None
     done = end_tick
     complete = True
@@ -100,7 +139,17 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
                 progress("reach", t, end_tick)
             hits = grid.from_masks(covered_chunk(field_, grid, hit_r2, t, min(end_tick, t + chunk)))
         previous = r
-        r = grid.post(r) & ~hits[k]
+        if exact:
+            cx, cy, hit = exact_step(field_, grid, hit_r2, t, xs, ys)
+            xs, ys = cx[~hit], cy[~hit]
+            r = grid.from_cells(grid.cell_x(xs), grid.cell_y(ys))
+            exact_ticks = t + 1
+            if xs.size == 0:
+                candidates = (cx, cy)
+            elif xs.size * grid.moves.count > exact_cap:
+                exact = False
+        else:
+            r = grid.post(r) & ~hits[k]
         counts[t] = n = r.bit_count()
         if stored is not None:
             stored[t] = np.frombuffer(grid.to_bytes(r), dtype=np.uint8)
@@ -110,7 +159,8 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
         fractions[t] = grid.area_fraction(r)
     warm = _warmup(grid, start_cell, min(end_tick, 4 * (grid.nx + grid.ny)))
     return ReachResult(grid, done, fractions[:done], counts[:done], first_empty, warm, complete,
-                       stored[:done] if stored is not None else None, start_cell, r, previous)
+                       stored[:done] if stored is not None else None, start_cell, r, previous, exact_ticks,
+                       candidates)
 
 
 def viable(reach: ReachResult, progress: ProgressFn | None = None,

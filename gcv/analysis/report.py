@@ -56,8 +56,8 @@ class WaveBlame(_Model):
     phase_index: int
     wave_index: int = Field(description="the wave's number within its phase, from 0")
     spawn_tick: int
-    covered_cells: int = Field(description="cells of the reachable set this wave's bullets cover")
-    share_milli: int = Field(description="covered_cells / reachable cells, in thousandths")
+    covered: int = Field(description="reachable cells (or positions) this wave's bullets hit")
+    share_milli: int = Field(description="covered / reachable, in thousandths (shares of waves may overlap)")
 
 
 class UnfairInfo(_Model):
@@ -67,7 +67,9 @@ class UnfairInfo(_Model):
     responsible_phase_id: str = Field(description="the phase whose bullets cover most of the reachable set")
     responsible_wave: WaveBlame
     contributors: list[WaveBlame] = Field(description="every wave that covers part of it, largest first (at most 8)")
-    reachable_cells: int = Field(description="cells reachable at that tick before its bullets are tested")
+    reachable: int = Field(description="what was reachable at that tick before its bullets were tested")
+    reachable_kind: Literal["positions", "cells"] = Field(
+        description="positions: the exact opening enumerated them; cells: the cell bound")
     bullets_alive: int
 
 

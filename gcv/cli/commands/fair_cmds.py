@@ -90,7 +90,7 @@ def _print_summary(report: Any, files: dict[str, str], config_path: Path) -> Non
     if report.unfair is not None:
         u = report.unfair
         out.print(f"unfair at tick {u.tick} ({u.seconds:.2f} s) during {escape(u.active_phase_id)}: "
-                  f"{u.reachable_cells} reachable cells, all hit; {u.bullets_alive} bullets alive")
+                  f"{u.reachable} reachable {u.reachable_kind}, all hit; {u.bullets_alive} bullets alive")
         blame = Table("phase", "wave", "fired at tick", "covers", show_header=True, header_style="bold")
         for w in u.contributors:
             blame.add_row(escape(w.phase_id), str(w.wave_index), str(w.spawn_tick), f"{w.share_milli / 10:.1f}%")
