@@ -146,6 +146,8 @@ def run_analysis(config: BulletHellConfig | dict[str, Any], *, seed: int,
 
     base_field = BulletField(program, specs)
     base_reach = forward(base_field, grid, hit_r2, start, end, progress=progress, deadline=over)
+    reach_seconds = clock() - started
+    search_seconds = 0.0
     if not base_reach.complete:
         notes.append(f"the budget ran out in the reachable-set bound after {base_reach.end_tick} of {end} ticks")
 
@@ -156,9 +158,11 @@ def run_analysis(config: BulletHellConfig | dict[str, Any], *, seed: int,
     if not dependent and base_reach.first_empty is not None:
         unfair = _blame(program, schedule, grid, base_field, base_reach, hit_r2)
     elif not over():
+        t0 = clock()
         search = WitnessSearch(program, base_field, specs, moves, end, grid=grid).run(
             deadline=over, progress=progress,
             viable_provider=lambda: viable(base_reach, progress=progress, deadline=over))
+        search_seconds = clock() - t0
         if search.moves is not None:
             t0 = clock()
             witness = _replay(program, moves, search.moves, seed)
@@ -209,7 +213,9 @@ def run_analysis(config: BulletHellConfig | dict[str, Any], *, seed: int,
         search=SearchEffort(nodes_expanded=stats.nodes_expanded, restarts=stats.restarts, widths=stats.widths,
                             deepest_tick=stats.deepest_tick, failure_ticks=stats.failures[:20],
                             stopped_by=stats.stopped_by,  # type: ignore[arg-type]
-                            used_viability=search is not None and search.used_viability),
+                            used_viability=search is not None and search.used_viability,
+                            calm_ticks=stats.calm_ticks),
+        reach_seconds=round(reach_seconds, 3), search_seconds=round(search_seconds, 3),
         replay_seconds=round(replay_seconds, 3))
     report = FairnessReport(
         verdict=verdict, reason=reason, config_name=cfg.name, config_hash=config_hash(cfg),

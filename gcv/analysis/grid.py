@@ -25,6 +25,7 @@ grid of that size (numpy's per-call cost dominates there).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import isqrt
 from typing import Any
 
 import numpy as np
@@ -76,6 +77,8 @@ class Grid:
         self.nbytes = (self.bits + 7) // 8
         self._masks()
         self._groups = self._offset_groups()
+        self._row_sum = self.lo_y + self.hi_y
+        self._row_width = self.hi_y - self.lo_y
 
     # --------------------------------------------------------------- geometry
     @property
@@ -276,36 +279,50 @@ class Grid:
         diff = np.bincount(base + lo, minlength=size) - np.bincount(base + hi + 1, minlength=size)
         return np.cumsum(diff.reshape(slots, ny, width), axis=2)[:, :, :nx] > 0
 
+    def covered_sets(self, x: np.ndarray, y: np.ndarray, hit_r2: int, slot: np.ndarray, slots: int) -> list[int]:
+        """``covered`` as bit sets, one per slot, built straight from the spans."""
+        stride = self.nbytes * 8
+        flat = np.zeros(slots * stride, dtype=bool)
+        spans = self.covered_spans(x, y, hit_r2)
+        if spans is not None:
+            bullet, jv, lo, hi = spans
+            base = slot[bullet] * stride + (jv + self.pad) * self.width + self.pad
+            longest = int((hi - lo).max()) + 1
+            cols = lo[:, None] + np.arange(longest)
+            flat[(base[:, None] + cols)[cols <= hi[:, None]]] = True
+        packed = np.packbits(flat.reshape(slots, stride), axis=1, bitorder="little")
+        return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
     def covered_spans(self, x: np.ndarray, y: np.ndarray, hit_r2: int) -> tuple[np.ndarray, ...] | None:
-        """(bullet, row, first column, last column) of every covered run of cells, or None."""
+        """(bullet, row, first column, last column) of every covered run of cells, or None.
+
+        For each bullet, each of the rows a disk of the hit radius can reach: the row's farthest
+        y distance ``fy = max(|Y - lo|, |Y - hi|)`` (= ``(|2Y - lo - hi| + hi - lo) / 2``); the row's
+        covered cells are those whose x extent lies in ``[X - d, X + d]``, ``d = isqrt(r^2 - fy^2)``.
+        Rows beyond the disk get ``r^2 - fy^2 < 0`` and drop out.
+        """
         ny, nx = self.ny, self.nx
         if x.size == 0:
             return None
-        r = int(np.sqrt(hit_r2)) + 1
-        j0 = np.maximum(self.cell_y(y - r), 0)
-        j1 = np.minimum(self.cell_y(y + r), ny - 1)
-        span = int((j1 - j0).max()) + 1
-        if span <= 0:
-            return None
-        rows = j0[:, None] + np.arange(span)[None, :]  # (b, span)
-        valid = rows <= j1[:, None]
+        r = isqrt(hit_r2)
+        span = (2 * r * self.den) // self.unit + 2  # rows a disk of radius r can meet
+        rows = np.maximum(self.cell_y(y - r), 0)[:, None] + np.arange(span)  # (b, span)
         rows_c = np.minimum(rows, ny - 1)
-        yy = y[:, None]
-        fy = np.maximum(np.abs(yy - self.lo_y[rows_c]), np.abs(yy - self.hi_y[rows_c]))
+        fy = (np.abs((2 * y)[:, None] - self._row_sum[rows_c]) + self._row_width[rows_c]) >> 1
         v = hit_r2 - fy * fy
-        valid &= v >= 0
+        valid = (v >= 0) & (rows < ny)
         d = isqrt_array(np.maximum(v, 0))
         xx = x[:, None]
-        a, b = xx - d, xx + d
-        i_min = np.where(a <= -self.half_width, 0, self.cell_x(a - 1) + 1)
+        # cells whose whole x extent is in [X - d, X + d]; left of the arena counts as covered
+        # (no position is there), right of it too, which the last column's clipped bound needs
+        i_min = np.maximum(self.cell_x(xx - d - 1) + 1, 0)
+        b = xx + d
         i_max = np.where(b >= self.half_width, nx - 1, self.cell_x(b + 1) - 1)
-        i_min = np.maximum(i_min, 0)
-        i_max = np.minimum(i_max, nx - 1)
         valid &= i_min <= i_max
-        if not valid.any():
+        bullet, k = np.nonzero(valid)
+        if bullet.size == 0:
             return None
-        bullet = np.broadcast_to(np.arange(x.size)[:, None], rows.shape)
-        return bullet[valid], rows[valid], i_min[valid], i_max[valid]
+        return bullet, rows[bullet, k], i_min[bullet, k], i_max[bullet, k]
 
 
 def choose_grid(program: dict[str, Any], moves: MoveTable, ticks: int, *,

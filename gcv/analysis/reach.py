@@ -52,14 +52,26 @@ class ReachResult:
         return int.from_bytes(self.stored[t].tobytes(), "little")
 
 
-def covered_chunk(field_: BulletField, grid: Grid, hit_r2: int, t0: int, t1: int) -> np.ndarray:
-    """Certainly-hit cells of ticks t0 .. t1 - 1, (t1 - t0, ny, nx), computed in one batch."""
+def _chunk_bullets(field_: BulletField, grid: Grid, hit_r2: int, t0: int, t1: int) -> tuple[np.ndarray, ...]:
+    """Bullets of ticks t0 .. t1 - 1 that could cover a cell: (x, y, tick - t0)."""
     tick, idx = field_.alive_pairs(t0, t1)
     x, y = field_.positions_at(tick, idx)
     # a bullet farther than the hit radius outside the arena covers no cell
     r = int(np.sqrt(hit_r2)) + 1
     inside = (np.abs(x) <= grid.half_width + r) & (np.abs(y) <= grid.half_height + r)
-    return grid.covered(x[inside], y[inside], hit_r2, slot=(tick - t0)[inside], slots=t1 - t0)
+    return x[inside], y[inside], (tick - t0)[inside]
+
+
+def covered_chunk(field_: BulletField, grid: Grid, hit_r2: int, t0: int, t1: int) -> np.ndarray:
+    """Certainly-hit cells of ticks t0 .. t1 - 1, (t1 - t0, ny, nx), computed in one batch."""
+    x, y, slot = _chunk_bullets(field_, grid, hit_r2, t0, t1)
+    return grid.covered(x, y, hit_r2, slot=slot, slots=t1 - t0)
+
+
+def covered_chunk_sets(field_: BulletField, grid: Grid, hit_r2: int, t0: int, t1: int) -> list[int]:
+    """The same as bit sets (what the bound's loop uses)."""
+    x, y, slot = _chunk_bullets(field_, grid, hit_r2, t0, t1)
+    return grid.covered_sets(x, y, hit_r2, slot, t1 - t0)
 
 
 def _warmup(grid: Grid, start: tuple[int, int], ticks: int) -> int:
@@ -137,7 +149,7 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
                 break
             if progress is not None and t // report_every != (t + chunk) // report_every:
                 progress("reach", t, end_tick)
-            hits = grid.from_masks(covered_chunk(field_, grid, hit_r2, t, min(end_tick, t + chunk)))
+            hits = covered_chunk_sets(field_, grid, hit_r2, t, min(end_tick, t + chunk))
         previous = r
         if exact:
             cx, cy, hit = exact_step(field_, grid, hit_r2, t, xs, ys)

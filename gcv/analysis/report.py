@@ -117,6 +117,7 @@ class SearchEffort(_Model):
     failure_ticks: list[int] = Field(description="ticks at which the beam died (first 20)")
     stopped_by: Literal["found", "budget", "exhausted", "not_run"]
     used_viability: bool
+    calm_ticks: int = Field(description="ticks passed standing still because no bullet could arrive")
 
 
 class Effort(_Model):
@@ -125,6 +126,8 @@ class Effort(_Model):
     reach_ticks: int = Field(description="ticks the bound examined")
     reach_complete: bool
     search: SearchEffort
+    reach_seconds: float
+    search_seconds: float
     replay_seconds: float
 
 

@@ -19,7 +19,9 @@ path it returns is replayed through the simulator before anyone calls the fight 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
+from math import isqrt
 from typing import Any, Callable
 
 import numpy as np
@@ -43,6 +45,7 @@ class SearchStats:
     deepest_tick: int = -1  # the last tick some kept position survived
     failures: list[int] = field(default_factory=list)  # ticks at which the beam died
     stopped_by: str = "not_run"  # found | budget | exhausted
+    calm_ticks: int = 0  # ticks passed standing still with no bullet able to arrive
 
 
 @dataclass
@@ -141,9 +144,17 @@ class WitnessSearch:
         # Clearance beyond this does not rank: twice the graze radius (and at least the hit
         # radius plus a few steps) is "comfortably clear".
         self.reach = max(2 * pl["graze_radius"], pl["hit_radius"] + 8 * moves.max_axis_step)
+        # standing still, the gap to any bullet closes by at most this per tick (the slack
+        # covers the trigonometry table's rounding, as in the engine's collision skipping)
+        vmax = max((abs(sl[1]) for ph in program["phases"] for sl in ph["slots"]), default=0)
+        self.closure = vmax + (vmax >> 15) + 2
+        self.hit_r = isqrt(self.hit_r2)
+        self.stay = int(np.flatnonzero((moves.step_x == 0) & (moves.step_y == 0))[0])
+        self._calm = False  # the best node of the last step had nothing within reach
         self.start = (pl["start_x"], pl["start_y"])
         self.worlds = _Worlds(program, specs)
         self.aimed_ticks = self.worlds.aimed
+        self._aimed_order = sorted(self.aimed_ticks)
         self._fans: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._chunk_start = -(1 << 40)
         self._chunk: tuple[np.ndarray, ...] = ()
@@ -210,9 +221,43 @@ class WitnessSearch:
         if cw is not None:
             key = key * (int(cw.max()) + 1) + cw[safe][order]
         _, best = np.unique(key, return_index=True)
-        chosen = sel[safe[order[np.sort(best)[:width]]]]
+        top = order[np.sort(best)[:width]]
+        self._calm = bool(now[safe[top[0]]] == self.reach * self.reach and later[safe[top[0]]] == now[safe[top[0]]])
+        chosen = sel[safe[top]]
         parent = chosen // m
         return all_x[chosen], all_y[chosen], world[parent], parent, chosen % m
+
+    def _calm_ticks(self, t: int, x: int, y: int, world: int) -> int:
+        """Ticks from t on that (x, y) can stand still with no bullet able to touch it.
+
+        Sound bound: a bullet at distance d (floor of the root) now is farther than the hit
+        radius for the next (d - r - 1) // closure ticks; bullets fired later start at the boss.
+        Stops before the next aimed emission (it changes the world) and at the end of the
+        viable cells, if known.
+        """
+        limit = self.end_tick - t
+        k = bisect_left(self._aimed_order, t)
+        if k < len(self._aimed_order):
+            limit = min(limit, self._aimed_order[k] - t)
+        if limit < 2:
+            return 0
+        bx, by, _, _, _ = self._bullets_at(t)
+        if world:
+            ex, ey = self.worlds.bullets(world, t)
+            bx, by = np.concatenate((bx, ex)), np.concatenate((by, ey))
+        boss = self.program["boss"]
+        d2 = (boss["x"] - x) ** 2 + (boss["y"] - y) ** 2
+        if bx.size:
+            dx, dy = bx - x, by - y
+            d2 = min(d2, int((dx * dx + dy * dy).min()))
+        k = (isqrt(d2) - self.hit_r - 1) // self.closure + 1
+        k = min(k, limit)
+        if k >= 2 and self.viable is not None:
+            g = self.grid
+            bit = int(g.bit_index(int(g.cell_x(x)), int(g.cell_y(y))))
+            ok = (self.viable[t:t + k, bit >> 3] >> (bit & 7)) & 1
+            k = int(np.argmin(ok)) if not ok.all() else k
+        return k if k >= 2 else 0
 
     def _bullets_at(self, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """Player-independent bullets at tick t and the same bullets a few ticks on.
@@ -268,6 +313,17 @@ class WitnessSearch:
         report_every = max(1, self.end_tick // 50)
         while t < self.end_tick:
             px, py, world, _, _ = layers[t]
+            if self._calm:
+                self._calm = False
+                skip = self._calm_ticks(t, int(px[0]), int(py[0]), int(world[0]))
+                if skip:  # nothing can reach the best node for a while: it stands still
+                    node = (px[:1], py[:1], world[:1], np.zeros(1, dtype=np.int64),
+                            np.full(1, self.stay, dtype=np.int64))
+                    layers.extend([node] * skip)
+                    t += skip
+                    self.stats.deepest_tick = max(self.stats.deepest_tick, t - 1)
+                    self.stats.calm_ticks += skip
+                    continue
             kept = self._step(t, px, py, world, width)
             if kept[0].size:
                 layers.append(kept)
@@ -287,20 +343,20 @@ class WitnessSearch:
                 self.stats.stopped_by = "budget"
                 return self._result(layers, deepest, found=False)
             if self.viable is None and viable_provider is not None:
+                # from now on leave dead ends early (the kept layers stay valid: they are hit-free)
                 self.viable = viable_provider()
                 viable_provider = None
-                if self.viable is not None:  # start again, now leaving dead ends early
-                    self.stats.restarts += 1
-                    del layers[1:]
-                    t = attempt_start = 0
-                    continue
-            if attempt_start == 0 and width >= MAX_WIDTH:
+            new_spot = t > worst_failure + BACKUP_TICKS
+            if attempt_start == 0 and width >= MAX_WIDTH and not new_spot:
+                # the widest beam from the very start died where the others did
                 self.stats.stopped_by = "exhausted"
                 return self._result(layers, deepest, found=False)
-            if t > worst_failure + BACKUP_TICKS:
-                back = BACKUP_TICKS  # a new trouble spot: back up a little first
+            if new_spot:
+                # a new trouble spot: back up a little first, with the usual beam
+                back, width = BACKUP_TICKS, self.width
+            else:
+                width = min(MAX_WIDTH, width * 2)
             worst_failure = max(worst_failure, t)
-            width = min(MAX_WIDTH, width * 2)
             attempt_start = max(0, t - back)
             back *= 2
             self.stats.restarts += 1
