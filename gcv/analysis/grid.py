@@ -310,19 +310,21 @@ class Grid:
         rows_c = np.minimum(rows, ny - 1)
         fy = (np.abs((2 * y)[:, None] - self._row_sum[rows_c]) + self._row_width[rows_c]) >> 1
         v = hit_r2 - fy * fy
-        valid = (v >= 0) & (rows < ny)
-        d = isqrt_array(np.maximum(v, 0))
-        xx = x[:, None]
-        # cells whose whole x extent is in [X - d, X + d]; left of the arena counts as covered
-        # (no position is there), right of it too, which the last column's clipped bound needs
-        i_min = np.maximum(self.cell_x(xx - d - 1) + 1, 0)
-        b = xx + d
-        i_max = np.where(b >= self.half_width, nx - 1, self.cell_x(b + 1) - 1)
-        valid &= i_min <= i_max
-        bullet, k = np.nonzero(valid)
+        bullet, k = np.nonzero((v >= 0) & (rows < ny))  # the rows the disk reaches
         if bullet.size == 0:
             return None
-        return bullet, rows[bullet, k], i_min[bullet, k], i_max[bullet, k]
+        jv = rows[bullet, k]
+        d = isqrt_array(v[bullet, k])
+        xb = x[bullet]
+        # cells whose whole x extent is in [X - d, X + d]; left of the arena counts as covered
+        # (no position is there), right of it too, which the last column's clipped bound needs
+        i_min = np.maximum(self.cell_x(xb - d - 1) + 1, 0)
+        b = xb + d
+        i_max = np.where(b >= self.half_width, nx - 1, self.cell_x(b + 1) - 1)
+        ok = i_min <= i_max
+        if not ok.any():
+            return None
+        return bullet[ok], jv[ok], i_min[ok], i_max[ok]
 
 
 def choose_grid(program: dict[str, Any], moves: MoveTable, ticks: int, *,
@@ -330,12 +332,13 @@ def choose_grid(program: dict[str, Any], moves: MoveTable, ticks: int, *,
                 cells_per_radius: int = 3) -> Grid:
     """The finest grid the work budget allows, up to ``cells_per_radius`` cells per hit radius.
 
-    A cell narrower than the player's step keeps the bound on the player's speed tight (a
+    A cell no wider than the player's step keeps the bound on the player's speed tight (a
     move that is not a whole number of cells over-reaches by at most one cell); a cell
     narrower than the hit radius is what lets a bullet cover whole cells. ``cells x ticks``
-    is capped by ``work_limit`` so that a long fight gets a coarser grid, not an endless
-    run. Beyond the cap cells grow wider than one step (``num > 1``): the bound stays sound
-    but loose, and the analysis says so.
+    is capped by ``work_limit`` (a fixed figure, not the caller's time budget, so the same
+    config always gets the same grid) so that a long fight gets a coarser grid, not an
+    endless run. Beyond one step per cell the width grows by half steps (1.5, 2, 2.5 steps):
+    the bound stays sound but loose, and the report shows the grid it used.
     """
     arena, pl = program["arena"], program["player"]
     hw, hh = arena["half_width"], arena["half_height"]
@@ -350,6 +353,8 @@ def choose_grid(program: dict[str, Any], moves: MoveTable, ticks: int, *,
     while den > 1 and cells(1, den) > limit:
         den -= 1
     num = 1
-    while cells(num, den) > limit:
-        num += 1
+    if cells(1, 1) > limit:  # coarser than one step: widths of k/2 steps
+        num, den = 3, 2
+        while cells(num, den) > limit:
+            num += 1
     return Grid(hw, hh, step, num, den, moves)
