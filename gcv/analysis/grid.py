@@ -140,7 +140,6 @@ class Grid:
         row = ((1 << nx) - 1) << p
         rows_all = sum(1 << ((j + p) * w) for j in range(ny))  # bit 0 of every core row
         self.core = row * rows_all
-        self.col = lambda c: rows_all << c  # noqa: E731  (column c, core rows, as a bit set)
         self.left_guards = [rows_all << c for c in range(p)]
         self.right_guards = [rows_all << (p + nx + k) for k in range(p)]
         self.col_first, self.col_last = rows_all << p, rows_all << (p + nx - 1)

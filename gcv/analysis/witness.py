@@ -329,6 +329,8 @@ class WitnessSearch:
                 layers.append(kept)
                 self.stats.deepest_tick = max(self.stats.deepest_tick, t)
                 t += 1
+                if width > self.width and t > worst_failure + 4 * BACKUP_TICKS:
+                    width = self.width  # well past the trouble spot: the usual beam again
                 if progress is not None and t % report_every == 0:
                     progress("search", t, self.end_tick)
                 if deadline is not None and t % 16 == 0 and deadline():

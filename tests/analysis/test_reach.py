@@ -9,7 +9,6 @@ at T either.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 
