@@ -183,3 +183,21 @@ def test_bad_arguments_are_refused() -> None:
     broken["player"]["hit_radius"] = -1
     with pytest.raises(ValueError):
         analyze(broken, seed=1)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=valid_configs(max_phases=3))
+def test_any_valid_config_gets_a_consistent_verdict(config: BulletHellConfig) -> None:
+    """Whatever the config, the analysis ends with a verdict its evidence supports."""
+    report = analyze(config, seed=11, budget_seconds=1.5)
+    assert report.fight_ticks >= 1 and len(report.safe_area.curve_milli) == report.safe_area.measured_ticks
+    if report.verdict == "fair":
+        assert report.witness is not None and report.witness.replay.player_hits == 0
+        assert report.witness.replay.status == "completed"
+    elif report.verdict == "unfair":
+        assert not report.player_dependent and report.unfair is not None
+        assert 0 <= report.unfair.tick < report.fight_ticks
+        assert report.safe_area.curve_milli[report.unfair.tick] == 0
+    else:
+        assert report.witness is None and report.unfair is None and report.reason
