@@ -89,6 +89,8 @@ def cover_frame(program: dict[str, Any], grid: Grid, tick: int, bullets: tuple[n
     x, y, phase = bullets
     for bxq, byq, ph in zip(x.tolist(), y.tolist(), phase.tolist()):
         px, py = to_px(bxq, byq)
+        if py < HUD_HEIGHT:  # above the arena: keep the caption readable
+            continue
         colour = PHASE_COLORS[ph % len(PHASE_COLORS)]
         draw.ellipse([px - 3, py - 3, px + 3, py + 3], fill=colour)
         draw.ellipse([px - hit_px, py - hit_px, px + hit_px, py + hit_px], outline=colour, width=1)
@@ -148,15 +150,18 @@ def safe_area_svg(report: FairnessReport) -> str:
     return buf.getvalue().decode("utf-8")
 
 
-def sparkline(values: list[int], width: int = 48) -> str:
-    """A one-line chart of thousandths for the console (min of each bucket, so dips show)."""
+def sparkline(values: list[int], width: int = 48, lo: int = 0, hi: int = 1000) -> str:
+    """A one-line chart of thousandths for the console, ``lo`` .. ``hi`` mapped onto nine
+    block heights (the minimum of each bucket, so dips show)."""
     if not values:
         return ""
     blocks = " ▁▂▃▄▅▆▇█"
     n = len(values)
+    cols = min(width, n)
+    span = max(hi - lo, 1)
     out = []
-    for k in range(min(width, n)):
-        a, b = k * n // min(width, n), (k + 1) * n // min(width, n)
-        v = min(values[a:max(b, a + 1)])
-        out.append(blocks[min(8, v * 9 // 1001)])
+    for k in range(cols):
+        a, b = k * n // cols, (k + 1) * n // cols
+        v = min(max(min(values[a:max(b, a + 1)]), lo), hi)
+        out.append(blocks[min(8, (v - lo) * 9 // (span + 1))])
     return "".join(out)

@@ -100,12 +100,15 @@ def _print_summary(report: Any, files: dict[str, str], config_path: Path) -> Non
     sa = report.safe_area
     out.print(f"safe area (reachable and not hit, % of the arena; basis: {sa.basis}; grid {sa.grid.columns}x"
               f"{sa.grid.rows}, {sa.grid.cell_width_units:g} units per cell):")
-    table = Table("phase", "ticks", "min", "at tick", "mean", "curve", show_header=True, header_style="bold")
+    floor = (min((ph.min_milli for ph in sa.phases if ph.ticks_considered), default=0) // 100) * 100
+    table = Table("phase", "ticks", "min", "at tick", "mean", f"curve {floor // 10}-100%", show_header=True,
+                  header_style="bold")
     for ph in sa.phases:
-        curve = sa.curve_milli[ph.start_tick:min(ph.end_tick, sa.measured_ticks)]
+        lo = ph.end_tick - ph.ticks_considered  # after the opening spread
+        curve = sa.curve_milli[lo:min(ph.end_tick, sa.measured_ticks)]
         if ph.ticks_considered:
             table.add_row(escape(ph.phase_id), f"{ph.start_tick}-{ph.end_tick}", f"{ph.min_milli / 10:.1f}%",
-                          str(ph.min_tick), f"{ph.mean_milli / 10:.1f}%", sparkline(curve, 32))
+                          str(ph.min_tick), f"{ph.mean_milli / 10:.1f}%", sparkline(curve, 24, floor))
         else:
             table.add_row(escape(ph.phase_id), f"{ph.start_tick}-{ph.end_tick}", "-", "-", "-", "not measured")
     out.print(table)
