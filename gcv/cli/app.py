@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from gcv.cli.commands import (agents_cmds, batch_cmds, eval_cmds, evidence_cmds, propose_cmds, sim_cmds,
+from gcv.cli.commands import (agents_cmds, batch_cmds, eval_cmds, evidence_cmds, fair_cmds, propose_cmds, sim_cmds,
                               validate_cmds, workflow_cmds)
 
 app = typer.Typer(
@@ -18,6 +18,7 @@ app = typer.Typer(
 for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds, evidence_cmds, agents_cmds):
     module.register(app)
 app.add_typer(eval_cmds.app)  # gcv eval-requests
+app.add_typer(fair_cmds.app)  # gcv fair
 
 
 def main() -> None:

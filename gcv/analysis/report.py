@@ -1,0 +1,194 @@
+"""What a fairness analysis says: the typed report and the check the loop's gate reads.
+
+The report keeps three stories apart, like a run keeps ``died`` apart from ``timed_out``:
+
+* ``fair``: a witness exists and was replayed through the simulator with no hit;
+* ``unfair``: the sound reachable-set bound emptied (only for fights whose bullets do not
+  depend on the player); the tick, the phase and the wave are named;
+* ``undetermined``: neither, with the effort spent and why (budget, an aimed phase, a bound
+  too coarse to close, a search that ran out of ideas).
+
+Per-tick figures are integers or thousandths so a report is stable across machines; only
+``effort`` (wall-clock seconds) varies between runs of the same analysis.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FAIRNESS_ID = "gcv.fairness/1"
+CHECK_NAME = "fair_fight"
+Verdict = Literal["fair", "unfair", "undetermined"]
+CurveBasis = Literal["player_independent", "witness_path", "search_path"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ReplayCheck(_Model):
+    """The proof of a witness: one python-sim run with the trace as the player."""
+
+    engine: Literal["python-sim"] = "python-sim"
+    player: str = Field(description="the telemetry's player label (inputs:<hash>)")
+    player_hits: int
+    status: str
+    end_reason: str
+    ticks: int
+    grazes: int
+    state_hash: str
+
+
+class WitnessInfo(_Model):
+    trace: dict[str, Any] = Field(description="a gcv.inputs/1 trace (schemas/inputs_trace.schema.json)")
+    trace_hash: str = Field(description="content hash of the trace")
+    ticks: int = Field(description="ticks the trace covers (the whole fight)")
+    runs: int = Field(description="run-length runs in the trace")
+    replay: ReplayCheck
+
+
+class WaveBlame(_Model):
+    """One wave's share of the positions that were still reachable at the unfair tick."""
+
+    phase_id: str
+    phase_index: int
+    wave_index: int = Field(description="the wave's number within its phase, from 0")
+    spawn_tick: int
+    covered: int = Field(description="reachable cells (or positions) this wave's bullets hit")
+    share_milli: int = Field(description="covered / reachable, in thousandths (shares of waves may overlap)")
+
+
+class UnfairInfo(_Model):
+    tick: int = Field(description="first tick at which every reachable position is hit")
+    seconds: float
+    active_phase_id: str = Field(description="the phase firing at that tick")
+    responsible_phase_id: str = Field(description="the phase whose bullets cover most of the reachable set")
+    responsible_wave: WaveBlame
+    contributors: list[WaveBlame] = Field(description="every wave that covers part of it, largest first (at most 8)")
+    reachable: int = Field(description="what was reachable at that tick before its bullets were tested")
+    reachable_kind: Literal["positions", "cells"] = Field(
+        description="positions: the exact opening enumerated them; cells: the cell bound")
+    bullets_alive: int
+
+
+class GridInfo(_Model):
+    columns: int
+    rows: int
+    cell_width_units: float = Field(description="world units per cell side")
+    cells_per_step: str = Field(description="den/num: cells per player step (the largest axis move per tick)")
+    move_offsets: int = Field(description="distinct cell displacements one move can cause")
+
+
+class PhaseSafeArea(_Model):
+    phase_id: str
+    start_tick: int
+    end_tick: int = Field(description="exclusive")
+    min_milli: int = Field(description="smallest safe share of the arena, thousandths")
+    min_tick: int
+    mean_milli: int
+    ticks_considered: int = Field(description="ticks that count: those after the opening spread (warm-up), "
+                                              "or the whole phase if it ends before the spread does")
+
+
+class SafeArea(_Model):
+    """The share of the arena reachable and not hit, per tick (an upper bound: the cells of
+    the reachable-set bound), and per phase its minimum after the opening spread."""
+
+    basis: CurveBasis
+    basis_note: str
+    warmup_ticks: int = Field(description="ticks before the bound could cover the arena even with no bullets; "
+                                          "excluded from the per-phase minima")
+    curve_milli: list[int] = Field(description="per tick, thousandths of the arena (measured ticks only)")
+    measured_ticks: int = Field(description="ticks the curve covers: the whole fight unless the budget cut it short")
+    phases: list[PhaseSafeArea]
+    tightest_tick: int | None = None
+    tightest_phase_id: str | None = None
+    tightest_milli: int | None = None
+    grid: GridInfo
+
+
+class SearchEffort(_Model):
+    nodes_expanded: int
+    restarts: int
+    widths: list[int]
+    deepest_tick: int
+    failure_ticks: list[int] = Field(description="ticks at which the beam died (first 20)")
+    stopped_by: Literal["found", "budget", "exhausted", "not_run"]
+    used_viability: bool
+    calm_ticks: int = Field(description="ticks passed standing still because no bullet could arrive")
+
+
+class Effort(_Model):
+    budget_seconds: float
+    elapsed_seconds: float
+    reach_ticks: int = Field(description="ticks the bound examined")
+    reach_complete: bool
+    search: SearchEffort
+    reach_seconds: float
+    search_seconds: float
+    replay_seconds: float
+
+
+class FairnessReport(_Model):
+    report: Literal["gcv.fairness/1"] = FAIRNESS_ID
+    verdict: Verdict
+    reason: str = Field(description="one sentence a designer can read")
+    config_name: str
+    config_hash: str
+    program_hash: str
+    seed: int
+    fight_ticks: int = Field(description="ticks the fight lasts (to the boss's death or time up)")
+    player_dependent: bool = Field(description="some bullet reads the player's position (aimed phases)")
+    aimed_phase_ids: list[str]
+    witness: WitnessInfo | None = None
+    unfair: UnfairInfo | None = None
+    safe_area: SafeArea
+    effort: Effort
+    notes: list[str] = Field(default_factory=list)
+
+    @property
+    def failing_phase_id(self) -> str | None:
+        return self.unfair.responsible_phase_id if self.unfair else None
+
+
+class FairnessCheck(_Model):
+    """A pass/fail record shaped like ``gcv.evaluation.models.Check`` (same fields), so the
+    loop can add it to an evaluation; its name maps to the policy gate's ``danger`` family."""
+
+    name: str = CHECK_NAME
+    field: str = "fairness.verdict"
+    op: Literal["=="] = "=="
+    expected: str
+    actual: str
+    passed: bool
+    hard: bool = True
+    phase_id: str | None = None
+    detail: str = ""
+    miss: float = 0.0
+
+
+def fairness_check(report: FairnessReport, *, require_proof: bool = False) -> FairnessCheck:
+    """The verdict as a hard check for the ``danger`` family.
+
+    By default only a proof of unfairness fails (an undetermined fight is not blamed for the
+    analysis's limits); with ``require_proof`` anything but a replayed witness fails. A failing
+    check names the responsible phase (unfair) so a repair acts on it.
+    """
+    passed = report.verdict == "fair" if require_proof else report.verdict != "unfair"
+    expected = "fair" if require_proof else "fair|undetermined"
+    if report.unfair is not None:
+        u = report.unfair
+        w = u.responsible_wave
+        detail = (f"no hit-free path: every reachable position is hit at tick {u.tick} "
+                  f"({u.seconds:.2f} s); phase {u.responsible_phase_id} wave {w.wave_index} "
+                  f"(fired at tick {w.spawn_tick}) covers {w.share_milli / 10:.1f}% of it")
+    elif report.witness is not None:
+        detail = (f"witness trace {report.witness.trace_hash[:12]} replays with "
+                  f"{report.witness.replay.player_hits} hits over {report.witness.replay.ticks} ticks")
+    else:
+        detail = report.reason
+    return FairnessCheck(expected=expected, actual=report.verdict, passed=passed,
+                         phase_id=None if passed else report.failing_phase_id, detail=detail,
+                         miss=0.0 if passed else 1.0)
