@@ -15,10 +15,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds, evidence_cmds, agents_cmds):
-    module.register(app)
-app.add_typer(eval_cmds.app)  # gcv eval-requests
-app.add_typer(fair_cmds.app)  # gcv fair
+# Each command module is a Typer app of its own; its commands join the top level.
+for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds, evidence_cmds, agents_cmds,
+               eval_cmds, fair_cmds):
+    app.add_typer(module.app)
 
 
 def main() -> None:

@@ -590,7 +590,7 @@ def _agents_app() -> typer.Typer:
     def _root() -> None:
         """gcv (test app)."""
 
-    agents_cmds.register(app)
+    app.add_typer(agents_cmds.app)
     return app
 
 

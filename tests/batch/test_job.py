@@ -34,7 +34,7 @@ def _app() -> typer.Typer:
     def _root() -> None:
         """gcv (test app: the batch command only)."""
 
-    batch_cmds.register(app)
+    app.add_typer(batch_cmds.app)
     return app
 
 

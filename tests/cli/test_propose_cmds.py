@@ -33,7 +33,7 @@ def _app() -> typer.Typer:
     def _root() -> None:  # keep "propose" a subcommand
         pass
 
-    propose_cmds.register(app)
+    app.add_typer(propose_cmds.app)
     return app
 
 

@@ -377,7 +377,7 @@ def cli(workflow, monkeypatch: pytest.MonkeyPatch, no_keys):
     ws, wf_id = workflow
     monkeypatch.setenv("GCV_HOME", str(ws.root))
     app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    evidence_cmds.register(app)
+    app.add_typer(evidence_cmds.app)
     return CliRunner(), app, wf_id
 
 

@@ -1,1 +1,1 @@
-"""One module per command group; each exposes ``register(app)``."""
+"""One module per command group; each is a module-level Typer ``app`` that gcv.cli.app joins."""

@@ -88,39 +88,41 @@ def _yes(value: Any) -> str:
     return "yes" if value else "no"
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("agents")
-    def agents(json_mode: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
-        """List the agent providers and check the Claude configuration (the key is never shown)."""
-        report = agents_report()
-        if json_mode:
-            emit_json({**report, "exit_code": 0})
-            return
-        out = console()
-        table = Table("provider", "usable", "what", title="Agent providers", title_justify="left")
-        for p in report["providers"]:
-            table.add_row(escape(p.get("usage", p["name"])), _yes(p["usable"]), escape(p["kind"]))
-        out.print(table)
-        a = next(p for p in report["providers"] if p["name"] == "anthropic")
-        details = Table(show_header=False, title="anthropic", title_justify="left")
-        details.add_column("setting", style="bold")
-        details.add_column("value", overflow="fold")
-        rows = [("API key (ANTHROPIC_API_KEY)", "present" if a.get("key_present") else "missing"),
-                ("model (GCV_ANTHROPIC_MODEL)", a.get("model", "-")),
-                ("base URL host (ANTHROPIC_BASE_URL)", a.get("base_url_host", "-")),
-                ("timeout per call (GCV_ANTHROPIC_TIMEOUT)", f"{a['timeout']:g} s" if "timeout" in a else "-"),
-                ("SDK retries (GCV_ANTHROPIC_MAX_RETRIES)", str(a.get("sdk_max_retries", "-"))),
-                ("invalid-answer retries (GCV_AGENT_MAX_RETRIES)", str(a.get("agent_retries", "-"))),
-                ("max tokens (GCV_ANTHROPIC_MAX_TOKENS)", str(a.get("max_tokens", "-"))),
-                ("tool choice (GCV_ANTHROPIC_TOOL_CHOICE)", str(a.get("tool_choice", "-"))),
-                ("SDK version", a["sdk_version"] or "not installed")]
-        for name, info in a["prompts"].items():
-            rows.append((f"{name} prompt", info.get("prompt_id") or info.get("error", "")))
-        for key, value in rows:
-            details.add_row(escape(key), escape(str(value)))
-        out.print(details)
-        for problem in a["problems"]:
-            out.print(f"[yellow]anthropic:[/] {escape(problem)}")
+app = typer.Typer()
 
 
-__all__ = ["register", "agents_report"]
+@app.command("agents")
+def agents(json_mode: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """List the agent providers and check the Claude configuration (the key is never shown)."""
+    report = agents_report()
+    if json_mode:
+        emit_json({**report, "exit_code": 0})
+        return
+    out = console()
+    table = Table("provider", "usable", "what", title="Agent providers", title_justify="left")
+    for p in report["providers"]:
+        table.add_row(escape(p.get("usage", p["name"])), _yes(p["usable"]), escape(p["kind"]))
+    out.print(table)
+    a = next(p for p in report["providers"] if p["name"] == "anthropic")
+    details = Table(show_header=False, title="anthropic", title_justify="left")
+    details.add_column("setting", style="bold")
+    details.add_column("value", overflow="fold")
+    rows = [("API key (ANTHROPIC_API_KEY)", "present" if a.get("key_present") else "missing"),
+            ("model (GCV_ANTHROPIC_MODEL)", a.get("model", "-")),
+            ("base URL host (ANTHROPIC_BASE_URL)", a.get("base_url_host", "-")),
+            ("timeout per call (GCV_ANTHROPIC_TIMEOUT)", f"{a['timeout']:g} s" if "timeout" in a else "-"),
+            ("SDK retries (GCV_ANTHROPIC_MAX_RETRIES)", str(a.get("sdk_max_retries", "-"))),
+            ("invalid-answer retries (GCV_AGENT_MAX_RETRIES)", str(a.get("agent_retries", "-"))),
+            ("max tokens (GCV_ANTHROPIC_MAX_TOKENS)", str(a.get("max_tokens", "-"))),
+            ("tool choice (GCV_ANTHROPIC_TOOL_CHOICE)", str(a.get("tool_choice", "-"))),
+            ("SDK version", a["sdk_version"] or "not installed")]
+    for name, info in a["prompts"].items():
+        rows.append((f"{name} prompt", info.get("prompt_id") or info.get("error", "")))
+    for key, value in rows:
+        details.add_row(escape(key), escape(str(value)))
+    out.print(details)
+    for problem in a["problems"]:
+        out.print(f"[yellow]anthropic:[/] {escape(problem)}")
+
+
+__all__ = ["app", "agents_report"]

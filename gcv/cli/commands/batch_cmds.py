@@ -123,86 +123,88 @@ def print_summary(outcome: Any, spec_path: Path) -> None:
     out.print(f"batch {verdict}")
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("batch")
-    def batch(
-        spec_path: Path = typer.Argument(..., metavar="SPEC", help="a TOML batch spec (see docs/batch.md)"),
-        executor: str = typer.Option("local", "--executor", help="local | dask"),
-        workers: Optional[int] = typer.Option(None, "--workers", min=1, max=256,
-                                              help="local worker processes (default: CPU count)"),
-        scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar=SCHEDULER_ENV,
-                                                help=f"Dask scheduler address (or ${SCHEDULER_ENV})"),
-        resume: bool = typer.Option(False, "--resume", help="keep finished rows; run only the rest"),
-        overwrite: bool = typer.Option(False, "--overwrite", help="discard earlier results in the output folder"),
-        fail_if: Optional[list[str]] = typer.Option(None, "--fail-if", metavar="EXPR",
-                                                    help="fail (exit 8) when true for a config/player group, "
-                                                         "e.g. 'survival_rate < 0.9'; repeatable"),
-        json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
-    ) -> None:
-        """Run every config x player x seed x engine of a batch spec; write the table and the summary."""
-        from engine_runners.termination import install_termination_handling  # engine processes end with gcv
-        from gcv.batch.gate import GateRule, GateSyntaxError, parse_condition
+app = typer.Typer()
 
-        install_termination_handling()
-        from gcv.batch.job import BatchUsageError, run_job
-        from gcv.batch.spec import BatchSpecError, load_batch
 
-        if executor not in ("local", "dask"):
-            fail_usage(f"--executor {executor!r}: use local or dask", json_mode=json_mode)
-        if executor == "dask" and not scheduler:
-            fail_usage("--executor dask needs --scheduler ADDRESS", json_mode=json_mode,
-                       hint=f"for example --scheduler tcp://127.0.0.1:8786, or set ${SCHEDULER_ENV}")
-        if resume and overwrite:
-            fail_usage("--resume and --overwrite contradict each other", json_mode=json_mode)
-        rules = []
-        for expr in fail_if or []:
-            try:
-                rules.append(GateRule(parse_condition(expr), origin="--fail-if"))
-            except GateSyntaxError as exc:
-                fail_usage(f"--fail-if: {exc.reason}", json_mode=json_mode,
-                           detail=f"{exc.expression}\n  {' ' * exc.position}^",
-                           hint="grammar: METRIC OP NUMBER [and|or ...], e.g. 'survival_rate < 0.9 or hits_p90 > 3'")
+@app.command("batch")
+def batch(
+    spec_path: Path = typer.Argument(..., metavar="SPEC", help="a TOML batch spec (see docs/batch.md)"),
+    executor: str = typer.Option("local", "--executor", help="local | dask"),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, max=256,
+                                          help="local worker processes (default: CPU count)"),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", envvar=SCHEDULER_ENV,
+                                            help=f"Dask scheduler address (or ${SCHEDULER_ENV})"),
+    resume: bool = typer.Option(False, "--resume", help="keep finished rows; run only the rest"),
+    overwrite: bool = typer.Option(False, "--overwrite", help="discard earlier results in the output folder"),
+    fail_if: Optional[list[str]] = typer.Option(None, "--fail-if", metavar="EXPR",
+                                                help="fail (exit 8) when true for a config/player group, "
+                                                     "e.g. 'survival_rate < 0.9'; repeatable"),
+    json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Run every config x player x seed x engine of a batch spec; write the table and the summary."""
+    from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+    from gcv.batch.gate import GateRule, GateSyntaxError, parse_condition
+
+    install_termination_handling()
+    from gcv.batch.job import BatchUsageError, run_job
+    from gcv.batch.spec import BatchSpecError, load_batch
+
+    if executor not in ("local", "dask"):
+        fail_usage(f"--executor {executor!r}: use local or dask", json_mode=json_mode)
+    if executor == "dask" and not scheduler:
+        fail_usage("--executor dask needs --scheduler ADDRESS", json_mode=json_mode,
+                   hint=f"for example --scheduler tcp://127.0.0.1:8786, or set ${SCHEDULER_ENV}")
+    if resume and overwrite:
+        fail_usage("--resume and --overwrite contradict each other", json_mode=json_mode)
+    rules = []
+    for expr in fail_if or []:
         try:
-            resolved = load_batch(spec_path, baseline_resolver=_baseline_resolver())
-        except BatchSpecError as exc:
-            fail_usage(exc.message, json_mode=json_mode, file=exc.file, detail=exc.path_in_doc, role="batch spec")
-        except KeyboardInterrupt:  # nothing ran yet
-            raise typer.Exit(130) from None
-        err = console(stderr=True)
-        progress = Progress(TextColumn("[bold]batch"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
-                            TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                            TextColumn("{task.fields[errors]}"), console=err, transient=False)
-        rate = progress.columns[3]
-        assert isinstance(rate, _RateColumn)
-        task = {"id": None, "errors": 0}
+            rules.append(GateRule(parse_condition(expr), origin="--fail-if"))
+        except GateSyntaxError as exc:
+            fail_usage(f"--fail-if: {exc.reason}", json_mode=json_mode,
+                       detail=f"{exc.expression}\n  {' ' * exc.position}^",
+                       hint="grammar: METRIC OP NUMBER [and|or ...], e.g. 'survival_rate < 0.9 or hits_p90 > 3'")
+    try:
+        resolved = load_batch(spec_path, baseline_resolver=_baseline_resolver())
+    except BatchSpecError as exc:
+        fail_usage(exc.message, json_mode=json_mode, file=exc.file, detail=exc.path_in_doc, role="batch spec")
+    except KeyboardInterrupt:  # nothing ran yet
+        raise typer.Exit(130) from None
+    err = console(stderr=True)
+    progress = Progress(TextColumn("[bold]batch"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
+                        TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                        TextColumn("{task.fields[errors]}"), console=err, transient=False)
+    rate = progress.columns[3]
+    assert isinstance(rate, _RateColumn)
+    task = {"id": None, "errors": 0}
 
-        def on_start(total: int, finished: int) -> None:
-            progress.start()
-            rate.started = time.monotonic()
-            task["id"] = progress.add_task("batch", total=total, completed=finished, errors="")
+    def on_start(total: int, finished: int) -> None:
+        progress.start()
+        rate.started = time.monotonic()
+        task["id"] = progress.add_task("batch", total=total, completed=finished, errors="")
 
-        def on_row(row: dict[str, Any], final: bool) -> None:
-            if row["status"] == "error" and final:
-                task["errors"] += 1
-            if final:
-                rate.done += 1
-                progress.update(task["id"], advance=1,
-                                errors=f"[red]{task['errors']} error(s)[/]" if task["errors"] else "")
+    def on_row(row: dict[str, Any], final: bool) -> None:
+        if row["status"] == "error" and final:
+            task["errors"] += 1
+        if final:
+            rate.done += 1
+            progress.update(task["id"], advance=1,
+                            errors=f"[red]{task['errors']} error(s)[/]" if task["errors"] else "")
 
-        try:
-            outcome = run_job(resolved, executor=executor, workers=workers or os.cpu_count() or 1,
-                              scheduler=scheduler, resume=resume, overwrite=overwrite, fail_if=rules,
-                              on_start=on_start, on_row=on_row)
-        except BatchUsageError as exc:
-            progress.stop()
-            fail_usage(str(exc), json_mode=json_mode, file=str(spec_path), hint=exc.hint, role="batch")
-        except OSError as exc:
-            progress.stop()
-            fail_usage(f"cannot write the output folder: {exc.strerror or exc}", json_mode=json_mode,
-                       file=str(getattr(exc, "filename", None) or resolved.output_dir))
+    try:
+        outcome = run_job(resolved, executor=executor, workers=workers or os.cpu_count() or 1,
+                          scheduler=scheduler, resume=resume, overwrite=overwrite, fail_if=rules,
+                          on_start=on_start, on_row=on_row)
+    except BatchUsageError as exc:
         progress.stop()
-        if json_mode:
-            emit_json({"spec": str(spec_path), **outcome.as_dict()})
-        else:
-            print_summary(outcome, spec_path)
-        raise typer.Exit(outcome.exit_code)
+        fail_usage(str(exc), json_mode=json_mode, file=str(spec_path), hint=exc.hint, role="batch")
+    except OSError as exc:
+        progress.stop()
+        fail_usage(f"cannot write the output folder: {exc.strerror or exc}", json_mode=json_mode,
+                   file=str(getattr(exc, "filename", None) or resolved.output_dir))
+    progress.stop()
+    if json_mode:
+        emit_json({"spec": str(spec_path), **outcome.as_dict()})
+    else:
+        print_summary(outcome, spec_path)
+    raise typer.Exit(outcome.exit_code)

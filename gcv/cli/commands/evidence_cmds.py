@@ -62,106 +62,108 @@ def _manifest_of(path: Path) -> dict[str, Any]:
     return {"files": files, "bytes": size, "merkle_root": manifest["predicate"]["merkle_root"], "signed": signed}
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("bundle")
-    def bundle(
-        wf_id: str = typer.Argument(..., metavar="WF"),
-        out: Optional[Path] = typer.Option(None, "-o", "--out", metavar="FILE.zip",
-                                           help="where to write (default: workflows/WF/evidence/ in the workspace)"),
-        as_dir: bool = typer.Option(False, "--dir", help="write a folder instead of a zip"),
-        json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
-    ) -> None:
-        """Export a workflow as an evidence bundle (signed when a key is configured)."""
-        from gcv.evidence.bundle import default_bundle_path, export_bundle
-        from gcv.evidence.collect import EvidenceError
+app = typer.Typer()
 
-        ws = _workspace()
-        _require_workflow(ws, wf_id, json_mode)
-        target = out or default_bundle_path(ws, wf_id)
-        if as_dir and out is None:
-            target = target.with_name(target.name.removesuffix(".zip"))
-        try:
-            path = _with_status("writing the evidence bundle...", json_mode,
-                                lambda: export_bundle(ws, wf_id, target, as_dir=as_dir))
-        except EvidenceError as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        except OSError as exc:
-            fail_usage(f"cannot write {target}: {exc.strerror or exc}", json_mode=json_mode)
-        info = _manifest_of(path)
-        if json_mode:
-            emit_json({"workflow_id": wf_id, "bundle": str(path), "format": "dir" if as_dir else "zip", **info,
-                       "verify": f"gcv verify {path} --replay", "exit_code": 0})
-            return
-        con = console()
-        con.print(f"wrote {path}", markup=False, soft_wrap=True)
-        con.print(f"  {info['files']} files, {info['bytes'] // 1024} KiB, merkle root {info['merkle_root'][:16]}..., "
-                  f"{'signed' if info['signed'] else 'unsigned'}", markup=False, soft_wrap=True)
-        con.print(f"  verify with: gcv verify {path} --replay", markup=False, soft_wrap=True)
 
-    @app.command("verify")
-    def verify(
-        bundle_path: Path = typer.Argument(..., metavar="BUNDLE", help="an evidence bundle (.zip or folder)"),
-        replay: bool = typer.Option(False, "--replay", help="also re-run simulations, evaluations, gate and repairs"),
-        require_signature: bool = typer.Option(False, "--require-signature",
-                                               help="fail when the bundle is unsigned"),
-        json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
-    ) -> None:
-        """Check a bundle's integrity and consistency (and, with --replay, reproduce it)."""
-        from gcv.evidence.verify import verify_bundle
+@app.command("bundle")
+def bundle(
+    wf_id: str = typer.Argument(..., metavar="WF"),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", metavar="FILE.zip",
+                                       help="where to write (default: workflows/WF/evidence/ in the workspace)"),
+    as_dir: bool = typer.Option(False, "--dir", help="write a folder instead of a zip"),
+    json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Export a workflow as an evidence bundle (signed when a key is configured)."""
+    from gcv.evidence.bundle import default_bundle_path, export_bundle
+    from gcv.evidence.collect import EvidenceError
 
-        report = _with_status("verifying..." if not replay else "verifying and replaying...", json_mode,
-                              lambda: verify_bundle(bundle_path, replay=replay, require_signature=require_signature))
-        if json_mode:
-            data = report.as_dict()
-            if report.unreadable:
-                data["error"] = report.checks[0].message
-            emit_json(data)
-            raise typer.Exit(report.exit_code)
+    ws = _workspace()
+    _require_workflow(ws, wf_id, json_mode)
+    target = out or default_bundle_path(ws, wf_id)
+    if as_dir and out is None:
+        target = target.with_name(target.name.removesuffix(".zip"))
+    try:
+        path = _with_status("writing the evidence bundle...", json_mode,
+                            lambda: export_bundle(ws, wf_id, target, as_dir=as_dir))
+    except EvidenceError as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    except OSError as exc:
+        fail_usage(f"cannot write {target}: {exc.strerror or exc}", json_mode=json_mode)
+    info = _manifest_of(path)
+    if json_mode:
+        emit_json({"workflow_id": wf_id, "bundle": str(path), "format": "dir" if as_dir else "zip", **info,
+                   "verify": f"gcv verify {path} --replay", "exit_code": 0})
+        return
+    con = console()
+    con.print(f"wrote {path}", markup=False, soft_wrap=True)
+    con.print(f"  {info['files']} files, {info['bytes'] // 1024} KiB, merkle root {info['merkle_root'][:16]}..., "
+              f"{'signed' if info['signed'] else 'unsigned'}", markup=False, soft_wrap=True)
+    con.print(f"  verify with: gcv verify {path} --replay", markup=False, soft_wrap=True)
+
+@app.command("verify")
+def verify(
+    bundle_path: Path = typer.Argument(..., metavar="BUNDLE", help="an evidence bundle (.zip or folder)"),
+    replay: bool = typer.Option(False, "--replay", help="also re-run simulations, evaluations, gate and repairs"),
+    require_signature: bool = typer.Option(False, "--require-signature",
+                                           help="fail when the bundle is unsigned"),
+    json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Check a bundle's integrity and consistency (and, with --replay, reproduce it)."""
+    from gcv.evidence.verify import verify_bundle
+
+    report = _with_status("verifying..." if not replay else "verifying and replaying...", json_mode,
+                          lambda: verify_bundle(bundle_path, replay=replay, require_signature=require_signature))
+    if json_mode:
+        data = report.as_dict()
         if report.unreadable:
-            fail_usage(report.checks[0].message, file=str(bundle_path), role="bundle")
-        con = console()
-        table = Table("", "check", "result", title=f"{bundle_path.name}: {report.workflow_id or '?'} "
-                                                   f"({report.status or '?'})")
-        for check in report.checks:
-            table.add_row(STATUS_MARK.get(check.status, check.status), check.name, escape(check.message))
-        con.print(table)
-        sig = report.signature or {}
-        if sig.get("status") == "verified" and not sig.get("trusted"):
-            con.print("note: signed with a key embedded in the bundle, not a key you pinned "
-                      "(GCV_VERIFY_KEY_ED25519)", markup=False)
-        first = report.first_failure
-        if first is None:
-            extra = "" if replay else " (add --replay to re-run everything from the recorded inputs)"
-            con.print(f"[bold green]verified[/]: every check holds{escape(extra)}")
-        else:
-            err = console(stderr=True)
-            err.print(f"[bold red]not verified[/]: {escape(first.name)}: {escape(first.message)}")
-            for name in report.failed()[1:]:
-                err.print(f"  also failing: {name}", markup=False)
+            data["error"] = report.checks[0].message
+        emit_json(data)
         raise typer.Exit(report.exit_code)
+    if report.unreadable:
+        fail_usage(report.checks[0].message, file=str(bundle_path), role="bundle")
+    con = console()
+    table = Table("", "check", "result", title=f"{bundle_path.name}: {report.workflow_id or '?'} "
+                                               f"({report.status or '?'})")
+    for check in report.checks:
+        table.add_row(STATUS_MARK.get(check.status, check.status), check.name, escape(check.message))
+    con.print(table)
+    sig = report.signature or {}
+    if sig.get("status") == "verified" and not sig.get("trusted"):
+        con.print("note: signed with a key embedded in the bundle, not a key you pinned "
+                  "(GCV_VERIFY_KEY_ED25519)", markup=False)
+    first = report.first_failure
+    if first is None:
+        extra = "" if replay else " (add --replay to re-run everything from the recorded inputs)"
+        con.print(f"[bold green]verified[/]: every check holds{escape(extra)}")
+    else:
+        err = console(stderr=True)
+        err.print(f"[bold red]not verified[/]: {escape(first.name)}: {escape(first.message)}")
+        for name in report.failed()[1:]:
+            err.print(f"  also failing: {name}", markup=False)
+    raise typer.Exit(report.exit_code)
 
-    @app.command("report")
-    def report(
-        wf_id: str = typer.Argument(..., metavar="WF"),
-        out: Optional[Path] = typer.Option(None, "-o", "--out", metavar="report.html",
-                                           help="where to write (default: workflows/WF/evidence/report.html)"),
-        json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
-    ) -> None:
-        """Write the self-contained HTML report of a workflow."""
-        from gcv.evidence.collect import EvidenceError
-        from gcv.evidence.report import default_report_path, write_report
+@app.command("report")
+def report(
+    wf_id: str = typer.Argument(..., metavar="WF"),
+    out: Optional[Path] = typer.Option(None, "-o", "--out", metavar="report.html",
+                                       help="where to write (default: workflows/WF/evidence/report.html)"),
+    json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Write the self-contained HTML report of a workflow."""
+    from gcv.evidence.collect import EvidenceError
+    from gcv.evidence.report import default_report_path, write_report
 
-        ws = _workspace()
-        _require_workflow(ws, wf_id, json_mode)
-        target = out or default_report_path(ws, wf_id)
-        try:
-            path = _with_status("writing the report...", json_mode, lambda: write_report(ws, wf_id, target))
-        except EvidenceError as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        except OSError as exc:
-            fail_usage(f"cannot write {target}: {exc.strerror or exc}", json_mode=json_mode)
-        if json_mode:
-            emit_json({"workflow_id": wf_id, "report": str(path), "bytes": path.stat().st_size, "exit_code": 0})
-            return
-        console().print(f"wrote {path} ({path.stat().st_size // 1024} KiB); open it in any browser", markup=False,
-                        soft_wrap=True)
+    ws = _workspace()
+    _require_workflow(ws, wf_id, json_mode)
+    target = out or default_report_path(ws, wf_id)
+    try:
+        path = _with_status("writing the report...", json_mode, lambda: write_report(ws, wf_id, target))
+    except EvidenceError as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    except OSError as exc:
+        fail_usage(f"cannot write {target}: {exc.strerror or exc}", json_mode=json_mode)
+    if json_mode:
+        emit_json({"workflow_id": wf_id, "report": str(path), "bytes": path.stat().st_size, "exit_code": 0})
+        return
+    console().print(f"wrote {path} ({path.stat().st_size // 1024} KiB); open it in any browser", markup=False,
+                    soft_wrap=True)

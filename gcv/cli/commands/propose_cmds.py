@@ -165,8 +165,8 @@ def propose_command(
     raise typer.Exit(code)
 
 
-def register(app: typer.Typer) -> None:
-    app.command("propose")(propose_command)
+app = typer.Typer()
+app.command("propose")(propose_command)
 
 
-__all__ = ["register", "propose_command", "EXIT_CODES", "EXIT_ATTENTION", "EXIT_BLOCKED", "EXIT_USAGE"]
+__all__ = ["app", "propose_command", "EXIT_CODES", "EXIT_ATTENTION", "EXIT_BLOCKED", "EXIT_USAGE"]

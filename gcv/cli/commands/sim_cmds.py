@@ -34,116 +34,118 @@ def _capture_ticks(text: str | None, json_mode: bool) -> list[int]:
     return sorted(set(ticks))
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("sim")
-    def sim(
-        config_path: Path = typer.Argument(..., metavar="CONFIG", help="a gcv.bullet_hell/1 config"),
-        seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED, help="the run's seed"),
-        player: str = typer.Option("scripted", "--player",
-                                   help="scripted | bot:novice|average|expert | inputs:FILE"),
-        capture: Optional[str] = typer.Option(None, "--capture", help="seconds to save frames at, e.g. 10,20,30"),
-        out: Optional[Path] = typer.Option(None, "--out", help="output folder (default: the workspace)"),
-        json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
-    ) -> None:
-        """Run the reference simulator once and print its telemetry (and write frames)."""
-        from engine_runners.python_sim import PythonSimRunner
-        from engine_runners.requests import build_request
-        from gcv.contract.models import BulletHellConfig
-        from gcv.store.paths import workspace_root
-        from gcv.sim.players import PlayerSpecError, parse_player
-        from gcv.validation.validate import validate
+app = typer.Typer()
 
-        try:
-            data = load_json_file(config_path)
-        except GcvInputError as exc:
-            fail_usage(exc.message, json_mode=json_mode, file=str(config_path), detail=exc.path_in_doc,
-                       role="config")
-        report = validate(data, data)
-        if not report.ok:
-            if json_mode:
-                emit_json({"error": "the config is invalid; nothing was simulated",
-                           "validation": report.model_dump(mode="json"), "exit_code": EXIT_INVALID})
-            else:
-                err = console(stderr=True)
-                err.print(f"[bold red]refused:[/] {config_path} does not validate; nothing was simulated")
-                for layer in report.layers:
-                    for issue in layer.errors:
-                        err.print(f"  {layer.layer} {issue.rule_id} {issue.path}: {issue.message}", markup=False)
-            raise typer.Exit(EXIT_INVALID)
-        try:
-            player_spec = parse_player(player)
-        except PlayerSpecError as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        ticks = _capture_ticks(capture, json_mode)
-        config = BulletHellConfig.model_validate(data)
-        from gcv.contract.canonical import config_hash
 
-        label = re.sub(r"[^A-Za-z0-9_.-]", "-", player)[:30]
-        run_id = f"sim-{config_hash(config)[:10]}-{seed}-{label}"
-        out_dir = out or workspace_root() / "sims" / run_id
-        request = build_request(config, seed=seed, player=player_spec, output_dir=out_dir,
-                                run_id=run_id, capture_ticks=ticks)
-        result = PythonSimRunner("inprocess").run(request)
-        if not result.ok:
-            fail_usage(result.error or "the run failed", json_mode=json_mode, file=str(out_dir))
-        tel = result.telemetry or {}
-        missing = [t for t in ticks if t >= tel["ticks"]]
+@app.command("sim")
+def sim(
+    config_path: Path = typer.Argument(..., metavar="CONFIG", help="a gcv.bullet_hell/1 config"),
+    seed: int = typer.Option(1, "--seed", min=0, max=MAX_SEED, help="the run's seed"),
+    player: str = typer.Option("scripted", "--player",
+                               help="scripted | bot:novice|average|expert | inputs:FILE"),
+    capture: Optional[str] = typer.Option(None, "--capture", help="seconds to save frames at, e.g. 10,20,30"),
+    out: Optional[Path] = typer.Option(None, "--out", help="output folder (default: the workspace)"),
+    json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Run the reference simulator once and print its telemetry (and write frames)."""
+    from engine_runners.python_sim import PythonSimRunner
+    from engine_runners.requests import build_request
+    from gcv.contract.models import BulletHellConfig
+    from gcv.store.paths import workspace_root
+    from gcv.sim.players import PlayerSpecError, parse_player
+    from gcv.validation.validate import validate
+
+    try:
+        data = load_json_file(config_path)
+    except GcvInputError as exc:
+        fail_usage(exc.message, json_mode=json_mode, file=str(config_path), detail=exc.path_in_doc,
+                   role="config")
+    report = validate(data, data)
+    if not report.ok:
         if json_mode:
-            emit_json({"telemetry": tel, "frames": result.frames, "output_dir": str(out_dir),
-                       "capture_ticks_after_end": missing, "exit_code": 0})
-            return
-        con = console()
-        con.print(f"[bold]{config.name}[/]  seed {seed}  player {tel['player']}  engine python-sim")
-        status = "[green]completed[/]" if tel["status"] == "completed" else "[red]died[/]"
-        con.print(f"{status} ({tel['end_reason']}) after {tel['ticks']} ticks ({tel['ticks'] / 60:.2f} s)")
-        summary = Table(show_header=False, box=None)
-        for key, value in (("peak alive bullets", tel["peak_alive_bullets"]),
-                           ("bullets spawned", tel["total_bullets_spawned"]),
-                           ("player hits", f"{tel['player_hits']} at ticks {tel['hit_ticks']}"),
-                           ("grazes", tel["grazes"]), ("survival", f"{tel['survival_ticks'] / 60:.2f} s"),
-                           ("boss health left", tel["boss_health_remaining"]),
-                           ("FPS (modeled)", f"average {tel['average_fps']}, 1% low {tel['low_fps']}"),
-                           ("state hash", tel["state_hash"][:16])):
-            summary.add_row(key, str(value))
-        con.print(summary)
-        phases = Table("phase", "ticks", "spawned", "peak alive", "mean alive", "hits", "grazes")
-        for ph in tel["phase_results"]:
-            if ph["reached"]:
-                phases.add_row(ph["phase_id"], f"{ph['start_tick']}-{ph['end_tick']}", str(ph["bullets_spawned"]),
-                               str(ph["peak_alive_bullets"]), str(ph["mean_alive_bullets"]),
-                               str(ph["player_hits"]), str(ph["grazes"]))
-            else:
-                phases.add_row(ph["phase_id"], "not reached", "-", "-", "-", "-", "-")
-        con.print(phases)
-        for frame in result.frames:
-            con.print(f"frame: {frame}")
-        for t in missing:
-            con.print(f"[yellow]no frame at tick {t}: the fight ended at tick {tel['ticks']}[/]")
-        con.print(f"telemetry: {result.telemetry_path}")
+            emit_json({"error": "the config is invalid; nothing was simulated",
+                       "validation": report.model_dump(mode="json"), "exit_code": EXIT_INVALID})
+        else:
+            err = console(stderr=True)
+            err.print(f"[bold red]refused:[/] {config_path} does not validate; nothing was simulated")
+            for layer in report.layers:
+                for issue in layer.errors:
+                    err.print(f"  {layer.layer} {issue.rule_id} {issue.path}: {issue.message}", markup=False)
+        raise typer.Exit(EXIT_INVALID)
+    try:
+        player_spec = parse_player(player)
+    except PlayerSpecError as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    ticks = _capture_ticks(capture, json_mode)
+    config = BulletHellConfig.model_validate(data)
+    from gcv.contract.canonical import config_hash
 
-    @app.command("engines")
-    def engines(json_mode: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
-        """List the engine runners, whether each can run here, and what was checked before any
-        budget is spent (licence, rendering, plugin, start-up budget, one editor per project)."""
-        from engine_runners.registry import all_runners
+    label = re.sub(r"[^A-Za-z0-9_.-]", "-", player)[:30]
+    run_id = f"sim-{config_hash(config)[:10]}-{seed}-{label}"
+    out_dir = out or workspace_root() / "sims" / run_id
+    request = build_request(config, seed=seed, player=player_spec, output_dir=out_dir,
+                            run_id=run_id, capture_ticks=ticks)
+    result = PythonSimRunner("inprocess").run(request)
+    if not result.ok:
+        fail_usage(result.error or "the run failed", json_mode=json_mode, file=str(out_dir))
+    tel = result.telemetry or {}
+    missing = [t for t in ticks if t >= tel["ticks"]]
+    if json_mode:
+        emit_json({"telemetry": tel, "frames": result.frames, "output_dir": str(out_dir),
+                   "capture_ticks_after_end": missing, "exit_code": 0})
+        return
+    con = console()
+    con.print(f"[bold]{config.name}[/]  seed {seed}  player {tel['player']}  engine python-sim")
+    status = "[green]completed[/]" if tel["status"] == "completed" else "[red]died[/]"
+    con.print(f"{status} ({tel['end_reason']}) after {tel['ticks']} ticks ({tel['ticks'] / 60:.2f} s)")
+    summary = Table(show_header=False, box=None)
+    for key, value in (("peak alive bullets", tel["peak_alive_bullets"]),
+                       ("bullets spawned", tel["total_bullets_spawned"]),
+                       ("player hits", f"{tel['player_hits']} at ticks {tel['hit_ticks']}"),
+                       ("grazes", tel["grazes"]), ("survival", f"{tel['survival_ticks'] / 60:.2f} s"),
+                       ("boss health left", tel["boss_health_remaining"]),
+                       ("FPS (modeled)", f"average {tel['average_fps']}, 1% low {tel['low_fps']}"),
+                       ("state hash", tel["state_hash"][:16])):
+        summary.add_row(key, str(value))
+    con.print(summary)
+    phases = Table("phase", "ticks", "spawned", "peak alive", "mean alive", "hits", "grazes")
+    for ph in tel["phase_results"]:
+        if ph["reached"]:
+            phases.add_row(ph["phase_id"], f"{ph['start_tick']}-{ph['end_tick']}", str(ph["bullets_spawned"]),
+                           str(ph["peak_alive_bullets"]), str(ph["mean_alive_bullets"]),
+                           str(ph["player_hits"]), str(ph["grazes"]))
+        else:
+            phases.add_row(ph["phase_id"], "not reached", "-", "-", "-", "-", "-")
+    con.print(phases)
+    for frame in result.frames:
+        con.print(f"frame: {frame}")
+    for t in missing:
+        con.print(f"[yellow]no frame at tick {t}: the fight ended at tick {tel['ticks']}[/]")
+    con.print(f"telemetry: {result.telemetry_path}")
 
-        rows = []
-        for runner in all_runners():
-            status = runner.check()
-            rows.append({**status.as_dict(), "capabilities": asdict(runner.capabilities())})
-        if json_mode:
-            emit_json({"engines": rows})
-            return
-        table = Table("engine", "status", "reason", "renders", "measures FPS")
-        for row in rows:
-            colour = {"available": "green", "not_installed": "yellow"}.get(row["status"], "red")
-            caps = row["capabilities"]
-            table.add_row(row["engine"], f"[{colour}]{row['status']}[/]", row["reason"],
-                          "yes" if caps["renders_frames"] else "no",
-                          "yes" if caps["measures_frame_times"] else "no (modeled)")
-        con = console()
-        con.print(table)
-        for row in rows:
-            for check in row["details"].get("checks", []):
-                mark = "[green]ok[/]" if check["ok"] else "[yellow]warning[/]"
-                con.print(f"{row['engine']}: {mark} {escape(check['check'])}: {escape(check['detail'])}", soft_wrap=True)
+@app.command("engines")
+def engines(json_mode: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
+    """List the engine runners, whether each can run here, and what was checked before any
+    budget is spent (licence, rendering, plugin, start-up budget, one editor per project)."""
+    from engine_runners.registry import all_runners
+
+    rows = []
+    for runner in all_runners():
+        status = runner.check()
+        rows.append({**status.as_dict(), "capabilities": asdict(runner.capabilities())})
+    if json_mode:
+        emit_json({"engines": rows})
+        return
+    table = Table("engine", "status", "reason", "renders", "measures FPS")
+    for row in rows:
+        colour = {"available": "green", "not_installed": "yellow"}.get(row["status"], "red")
+        caps = row["capabilities"]
+        table.add_row(row["engine"], f"[{colour}]{row['status']}[/]", row["reason"],
+                      "yes" if caps["renders_frames"] else "no",
+                      "yes" if caps["measures_frame_times"] else "no (modeled)")
+    con = console()
+    con.print(table)
+    for row in rows:
+        for check in row["details"].get("checks", []):
+            mark = "[green]ok[/]" if check["ok"] else "[yellow]warning[/]"
+            con.print(f"{row['engine']}: {mark} {escape(check['check'])}: {escape(check['detail'])}", soft_wrap=True)

@@ -172,7 +172,7 @@ def schema_export_command(
         out.print(f"wrote {escape(str(path))}")
 
 
-def register(app: typer.Typer) -> None:
-    app.command("validate")(validate_command)
-    app.command("diff")(diff_command)
-    app.add_typer(schema_app, name="schema")
+app = typer.Typer()
+app.command("validate")(validate_command)
+app.command("diff")(diff_command)
+app.add_typer(schema_app, name="schema")

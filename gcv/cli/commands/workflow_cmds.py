@@ -133,279 +133,281 @@ def _advance(engine, wf_id: str, json_mode: bool):
         return engine.advance(wf_id)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("run")
-    def run(
-        request: str = typer.Argument(..., metavar="REQUEST", help="the designer's change, in plain language"),
-        baseline: Optional[Path] = typer.Option(None, "--baseline", help="baseline config (default: the registry's active version)"),
-        engine_name: str = typer.Option("python-sim", "--engine", help="python-sim | unity | ue5 (see `gcv engines`)"),
-        provider: str = typer.Option("offline", "--provider", help="offline | anthropic | replay:BUNDLE"),
-        seed: int = typer.Option(1, "--seed", min=0, max=(1 << 63) - 1),
-        max_runs: int = typer.Option(3, "--max-runs", min=1, max=50, help="candidate engine-run budget"),
-        max_model_calls: int = typer.Option(4, "--max-model-calls", min=1, max=100),
-        max_tokens: int = typer.Option(200_000, "--max-tokens", min=0),
-        deadline: float = typer.Option(600.0, "--deadline", min=1, help="wall-clock seconds after authorization"),
-        population: Optional[str] = typer.Option(None, "--population",
-                                                 help="also judge a seeded bot population: 'default' or SKILL[+SKILL]:SEEDS"),
-        yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
-        json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
-    ) -> None:
-        """Propose, validate, authorize, run the bounded loop and summarize the evidence."""
-        from engine_runners.registry import UnknownEngineError, get_runner
-        from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+app = typer.Typer()
 
-        install_termination_handling()
-        from gcv.contract.loading import GcvInputError
-        from gcv.workflow.baselines import resolve_baseline
-        from gcv.workflow.loop import default_actor
-        from gcv.workflow.state import Budgets, Settings
 
-        if not request.strip():
-            fail_usage("the request is empty; describe the change in plain language", json_mode=json_mode)
+@app.command("run")
+def run(
+    request: str = typer.Argument(..., metavar="REQUEST", help="the designer's change, in plain language"),
+    baseline: Optional[Path] = typer.Option(None, "--baseline", help="baseline config (default: the registry's active version)"),
+    engine_name: str = typer.Option("python-sim", "--engine", help="python-sim | unity | ue5 (see `gcv engines`)"),
+    provider: str = typer.Option("offline", "--provider", help="offline | anthropic | replay:BUNDLE"),
+    seed: int = typer.Option(1, "--seed", min=0, max=(1 << 63) - 1),
+    max_runs: int = typer.Option(3, "--max-runs", min=1, max=50, help="candidate engine-run budget"),
+    max_model_calls: int = typer.Option(4, "--max-model-calls", min=1, max=100),
+    max_tokens: int = typer.Option(200_000, "--max-tokens", min=0),
+    deadline: float = typer.Option(600.0, "--deadline", min=1, help="wall-clock seconds after authorization"),
+    population: Optional[str] = typer.Option(None, "--population",
+                                             help="also judge a seeded bot population: 'default' or SKILL[+SKILL]:SEEDS"),
+    yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
+    json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Propose, validate, authorize, run the bounded loop and summarize the evidence."""
+    from engine_runners.registry import UnknownEngineError, get_runner
+    from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+
+    install_termination_handling()
+    from gcv.contract.loading import GcvInputError
+    from gcv.workflow.baselines import resolve_baseline
+    from gcv.workflow.loop import default_actor
+    from gcv.workflow.state import Budgets, Settings
+
+    if not request.strip():
+        fail_usage("the request is empty; describe the change in plain language", json_mode=json_mode)
+    try:
+        get_runner(engine_name)
+    except UnknownEngineError as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    _check_provider(provider, json_mode)
+    engine = _engine(json_mode)
+    try:
+        base, source = resolve_baseline(engine.ws, baseline, engine.clock())
+    except GcvInputError as exc:
+        fail_usage(exc.message, json_mode=json_mode, file=str(baseline), detail=exc.path_in_doc, role="baseline")
+    budgets = Budgets(max_candidate_runs=max_runs, max_model_calls=max_model_calls, max_tokens=max_tokens,
+                      deadline_seconds=deadline)
+    pop = None
+    if population:
+        from gcv.evaluation.population import parse_population
+
         try:
-            get_runner(engine_name)
-        except UnknownEngineError as exc:
+            pop = parse_population(population)
+        except ValueError as exc:
             fail_usage(str(exc), json_mode=json_mode)
-        _check_provider(provider, json_mode)
-        engine = _engine(json_mode)
-        try:
-            base, source = resolve_baseline(engine.ws, baseline, engine.clock())
-        except GcvInputError as exc:
-            fail_usage(exc.message, json_mode=json_mode, file=str(baseline), detail=exc.path_in_doc, role="baseline")
-        budgets = Budgets(max_candidate_runs=max_runs, max_model_calls=max_model_calls, max_tokens=max_tokens,
-                          deadline_seconds=deadline)
-        pop = None
-        if population:
-            from gcv.evaluation.population import parse_population
-
-            try:
-                pop = parse_population(population)
-            except ValueError as exc:
-                fail_usage(str(exc), json_mode=json_mode)
-        settings = Settings(engine=engine_name, provider=provider, seed=seed, budgets=budgets, population=pop)
-        wf_id = engine.create(request, base, settings, baseline_source=source)
-        if not json_mode:
-            console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name}, provider {provider})",
-                                       markup=False)
-        state = _advance(engine, wf_id, json_mode)
-        if state.status == "awaiting_authorization":
-            if yes:
-                engine.authorize(wf_id, actor=default_actor(), via="--yes")
-            elif sys.stdin.isatty() and not json_mode:
-                ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on {engine_name}?",
-                                   default=False)
-                if not ok:
-                    console(stderr=True).print(f"not authorized; later: gcv authorize {wf_id} --actor NAME", markup=False)
-                    _finish(engine, state, json_mode)
-                engine.authorize(wf_id, actor=default_actor(), via="interactive prompt")
-            else:
-                if not json_mode:
-                    console(stderr=True).print(f"awaiting authorization: gcv authorize {wf_id} --actor NAME "
-                                               f"&& gcv resume {wf_id}", markup=False)
+    settings = Settings(engine=engine_name, provider=provider, seed=seed, budgets=budgets, population=pop)
+    wf_id = engine.create(request, base, settings, baseline_source=source)
+    if not json_mode:
+        console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name}, provider {provider})",
+                                   markup=False)
+    state = _advance(engine, wf_id, json_mode)
+    if state.status == "awaiting_authorization":
+        if yes:
+            engine.authorize(wf_id, actor=default_actor(), via="--yes")
+        elif sys.stdin.isatty() and not json_mode:
+            ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on {engine_name}?",
+                               default=False)
+            if not ok:
+                console(stderr=True).print(f"not authorized; later: gcv authorize {wf_id} --actor NAME", markup=False)
                 _finish(engine, state, json_mode)
-            state = _advance(engine, wf_id, json_mode)
-        _finish(engine, state, json_mode)
-
-    @app.command("authorize")
-    def authorize(
-        wf_id: str = typer.Argument(..., metavar="WF"),
-        actor: str = typer.Option(..., "--actor", help="who authorizes the runs"),
-        max_runs: Optional[int] = typer.Option(None, "--max-runs", min=1, max=50),
-        max_model_calls: Optional[int] = typer.Option(None, "--max-model-calls", min=1, max=100),
-        max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=0),
-        deadline: Optional[float] = typer.Option(None, "--deadline", min=1),
-        json_mode: bool = typer.Option(False, "--json"),
-    ) -> None:
-        """Authorize a proposed workflow's engine runs (nothing runs before this)."""
-        from gcv.store.errors import StoreError
-        from gcv.workflow.loop import WorkflowError
-        from gcv.workflow.state import Budgets
-        from gcv.workflow.states import IllegalTransition
-
-        engine = _engine(json_mode, quiet=True)
-        try:
-            _, state = engine.load(wf_id)
-            current = state.settings.budgets.model_dump()
-            for key, value in (("max_candidate_runs", max_runs), ("max_model_calls", max_model_calls),
-                               ("max_tokens", max_tokens), ("deadline_seconds", deadline)):
-                if value is not None:
-                    current[key] = value
-            state = engine.authorize(wf_id, actor=actor, budgets=Budgets.model_validate(current))
-        except (WorkflowError, IllegalTransition, StoreError) as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        if json_mode:
-            emit_json({"workflow_id": wf_id, "status": str(state.status),
-                       "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
-                       "exit_code": 0})
+            engine.authorize(wf_id, actor=default_actor(), via="interactive prompt")
         else:
-            console().print(f"{wf_id} authorized by {actor}; continue with: gcv resume {wf_id}", markup=False)
+            if not json_mode:
+                console(stderr=True).print(f"awaiting authorization: gcv authorize {wf_id} --actor NAME "
+                                           f"&& gcv resume {wf_id}", markup=False)
+            _finish(engine, state, json_mode)
+        state = _advance(engine, wf_id, json_mode)
+    _finish(engine, state, json_mode)
 
-    @app.command("resume")
-    def resume(wf_id: str = typer.Argument(..., metavar="WF"),
-               json_mode: bool = typer.Option(False, "--json")) -> None:
-        """Continue a workflow from its last recorded transition (after a crash or authorization)."""
-        from engine_runners.termination import install_termination_handling  # engine processes end with gcv
-        from gcv.store.errors import StoreError
-        from gcv.workflow.loop import WorkflowError
+@app.command("authorize")
+def authorize(
+    wf_id: str = typer.Argument(..., metavar="WF"),
+    actor: str = typer.Option(..., "--actor", help="who authorizes the runs"),
+    max_runs: Optional[int] = typer.Option(None, "--max-runs", min=1, max=50),
+    max_model_calls: Optional[int] = typer.Option(None, "--max-model-calls", min=1, max=100),
+    max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=0),
+    deadline: Optional[float] = typer.Option(None, "--deadline", min=1),
+    json_mode: bool = typer.Option(False, "--json"),
+) -> None:
+    """Authorize a proposed workflow's engine runs (nothing runs before this)."""
+    from gcv.store.errors import StoreError
+    from gcv.workflow.loop import WorkflowError
+    from gcv.workflow.state import Budgets
+    from gcv.workflow.states import IllegalTransition
 
-        install_termination_handling()
+    engine = _engine(json_mode, quiet=True)
+    try:
+        _, state = engine.load(wf_id)
+        current = state.settings.budgets.model_dump()
+        for key, value in (("max_candidate_runs", max_runs), ("max_model_calls", max_model_calls),
+                           ("max_tokens", max_tokens), ("deadline_seconds", deadline)):
+            if value is not None:
+                current[key] = value
+        state = engine.authorize(wf_id, actor=actor, budgets=Budgets.model_validate(current))
+    except (WorkflowError, IllegalTransition, StoreError) as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    if json_mode:
+        emit_json({"workflow_id": wf_id, "status": str(state.status),
+                   "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
+                   "exit_code": 0})
+    else:
+        console().print(f"{wf_id} authorized by {actor}; continue with: gcv resume {wf_id}", markup=False)
 
-        engine = _engine(json_mode)
-        try:
-            state = _advance(engine, wf_id, json_mode)
-        except (WorkflowError, StoreError) as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        _finish(engine, state, json_mode)
+@app.command("resume")
+def resume(wf_id: str = typer.Argument(..., metavar="WF"),
+           json_mode: bool = typer.Option(False, "--json")) -> None:
+    """Continue a workflow from its last recorded transition (after a crash or authorization)."""
+    from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+    from gcv.store.errors import StoreError
+    from gcv.workflow.loop import WorkflowError
 
-    @app.command("status")
-    def status(wf_id: str = typer.Argument(..., metavar="WF"),
-               json_mode: bool = typer.Option(False, "--json")) -> None:
-        """Show a workflow's state, checks and trace."""
-        from gcv.workflow.loop import WorkflowError
+    install_termination_handling()
 
-        engine = _engine(json_mode, quiet=True)
-        try:
-            _, state = engine.load(wf_id)
-        except WorkflowError as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        if json_mode:
-            emit_json(summary_object(engine, state))
-        else:
-            _print_summary(engine, state)
+    engine = _engine(json_mode)
+    try:
+        state = _advance(engine, wf_id, json_mode)
+    except (WorkflowError, StoreError) as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    _finish(engine, state, json_mode)
 
-    @app.command("list")
-    def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
-                 json_mode: bool = typer.Option(False, "--json")) -> None:
-        """List workflows in the workspace, newest first."""
-        rows = _workspace().list_workflows(limit)
-        if json_mode:
-            emit_json({"workflows": rows})
-            return
-        table = Table("workflow", "status", "engine", "provider", "request")
-        for row in rows:
-            table.add_row(row["id"], row["status"], row["engine"], row["provider"], row["request"][:60])
-        console().print(table)
+@app.command("status")
+def status(wf_id: str = typer.Argument(..., metavar="WF"),
+           json_mode: bool = typer.Option(False, "--json")) -> None:
+    """Show a workflow's state, checks and trace."""
+    from gcv.workflow.loop import WorkflowError
 
-    @app.command("answer")
-    def answer(
-        wf_id: str = typer.Argument(..., metavar="WF"),
-        text: str = typer.Argument(..., metavar="ANSWER", help="the answers to the questions, in plain language"),
-        actor: Optional[str] = typer.Option(None, "--actor", help="who answers (default: the invoking user)"),
-        json_mode: bool = typer.Option(False, "--json"),
-    ) -> None:
-        """Answer the questions of a workflow that needs clarification; the same request continues."""
-        from engine_runners.termination import install_termination_handling  # engine processes end with gcv
-        from gcv.store.errors import StoreError
-        from gcv.workflow.loop import WorkflowError, default_actor
+    engine = _engine(json_mode, quiet=True)
+    try:
+        _, state = engine.load(wf_id)
+    except WorkflowError as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    if json_mode:
+        emit_json(summary_object(engine, state))
+    else:
+        _print_summary(engine, state)
 
-        install_termination_handling()
-        engine = _engine(json_mode)
-        try:
-            engine.answer(wf_id, text=text, actor=actor or default_actor())
-            state = _advance(engine, wf_id, json_mode)
-        except (WorkflowError, StoreError) as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        if state.status == "awaiting_authorization" and not json_mode:
-            console(stderr=True).print(f"understood; authorize with: gcv authorize {wf_id} --actor NAME "
-                                       f"&& gcv resume {wf_id}", markup=False)
-        _finish(engine, state, json_mode, evidence=state.status != "awaiting_authorization")
+@app.command("list")
+def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
+             json_mode: bool = typer.Option(False, "--json")) -> None:
+    """List workflows in the workspace, newest first."""
+    rows = _workspace().list_workflows(limit)
+    if json_mode:
+        emit_json({"workflows": rows})
+        return
+    table = Table("workflow", "status", "engine", "provider", "request")
+    for row in rows:
+        table.add_row(row["id"], row["status"], row["engine"], row["provider"], row["request"][:60])
+    console().print(table)
 
-    @app.command("decide")
-    def decide(
-        wf_id: str = typer.Argument(..., metavar="WF"),
-        decision: str = typer.Argument(..., metavar="accept|revise|rollback"),
-        actor: str = typer.Option(..., "--actor"),
-        note: str = typer.Option("", "--note"),
-        promote: bool = typer.Option(False, "--promote", help="make the verified candidate the next baseline version"),
-        json_mode: bool = typer.Option(False, "--json"),
-    ) -> None:
-        """Record the human decision on a finished workflow (final; cannot be overwritten)."""
-        from gcv.store.errors import StoreError
-        from gcv.workflow.loop import WorkflowError
-        from gcv.workflow.states import IllegalTransition
+@app.command("answer")
+def answer(
+    wf_id: str = typer.Argument(..., metavar="WF"),
+    text: str = typer.Argument(..., metavar="ANSWER", help="the answers to the questions, in plain language"),
+    actor: Optional[str] = typer.Option(None, "--actor", help="who answers (default: the invoking user)"),
+    json_mode: bool = typer.Option(False, "--json"),
+) -> None:
+    """Answer the questions of a workflow that needs clarification; the same request continues."""
+    from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+    from gcv.store.errors import StoreError
+    from gcv.workflow.loop import WorkflowError, default_actor
 
-        engine = _engine(json_mode, quiet=True)
-        try:
-            state = engine.decide(wf_id, decision=decision, actor=actor, note=note, promote=promote)
-        except (WorkflowError, IllegalTransition, StoreError) as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        assert state.human_decision is not None
-        if json_mode:
-            emit_json({"workflow_id": wf_id, "status": str(state.status),
-                       "human_decision": state.human_decision.model_dump(mode="json"), "exit_code": 0})
-        else:
-            extra = state.human_decision.promoted_version
-            console().print(f"{wf_id}: {state.status} by {actor}"
-                            + (f"; baseline v{extra} is now active" if extra else ""), markup=False)
+    install_termination_handling()
+    engine = _engine(json_mode)
+    try:
+        engine.answer(wf_id, text=text, actor=actor or default_actor())
+        state = _advance(engine, wf_id, json_mode)
+    except (WorkflowError, StoreError) as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    if state.status == "awaiting_authorization" and not json_mode:
+        console(stderr=True).print(f"understood; authorize with: gcv authorize {wf_id} --actor NAME "
+                                   f"&& gcv resume {wf_id}", markup=False)
+    _finish(engine, state, json_mode, evidence=state.status != "awaiting_authorization")
 
-    @baselines_app.command("list")
-    def baselines_list(json_mode: bool = typer.Option(False, "--json")) -> None:
-        """List baseline versions (the active one is marked)."""
-        from gcv.workflow.baselines import ensure_registry
+@app.command("decide")
+def decide(
+    wf_id: str = typer.Argument(..., metavar="WF"),
+    decision: str = typer.Argument(..., metavar="accept|revise|rollback"),
+    actor: str = typer.Option(..., "--actor"),
+    note: str = typer.Option("", "--note"),
+    promote: bool = typer.Option(False, "--promote", help="make the verified candidate the next baseline version"),
+    json_mode: bool = typer.Option(False, "--json"),
+) -> None:
+    """Record the human decision on a finished workflow (final; cannot be overwritten)."""
+    from gcv.store.errors import StoreError
+    from gcv.workflow.loop import WorkflowError
+    from gcv.workflow.states import IllegalTransition
 
-        engine = _engine(json_mode, quiet=True)
-        rows = ensure_registry(engine.ws, engine.clock())
-        if json_mode:
-            emit_json({"baselines": rows})
-            return
-        table = Table("version", "active", "config hash", "source", "workflow", "actor")
-        for row in rows:
-            table.add_row(f"v{row['version']}", "*" if row["active"] else "", row["config_hash"][:12],
-                          row["source"], row["workflow_id"] or "", row["actor"] or "")
-        console().print(table)
+    engine = _engine(json_mode, quiet=True)
+    try:
+        state = engine.decide(wf_id, decision=decision, actor=actor, note=note, promote=promote)
+    except (WorkflowError, IllegalTransition, StoreError) as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    assert state.human_decision is not None
+    if json_mode:
+        emit_json({"workflow_id": wf_id, "status": str(state.status),
+                   "human_decision": state.human_decision.model_dump(mode="json"), "exit_code": 0})
+    else:
+        extra = state.human_decision.promoted_version
+        console().print(f"{wf_id}: {state.status} by {actor}"
+                        + (f"; baseline v{extra} is now active" if extra else ""), markup=False)
 
-    @baselines_app.command("show")
-    def baselines_show(version: str = typer.Argument(..., metavar="VERSION", help="v2 or 2"),
+@baselines_app.command("list")
+def baselines_list(json_mode: bool = typer.Option(False, "--json")) -> None:
+    """List baseline versions (the active one is marked)."""
+    from gcv.workflow.baselines import ensure_registry
+
+    engine = _engine(json_mode, quiet=True)
+    rows = ensure_registry(engine.ws, engine.clock())
+    if json_mode:
+        emit_json({"baselines": rows})
+        return
+    table = Table("version", "active", "config hash", "source", "workflow", "actor")
+    for row in rows:
+        table.add_row(f"v{row['version']}", "*" if row["active"] else "", row["config_hash"][:12],
+                      row["source"], row["workflow_id"] or "", row["actor"] or "")
+    console().print(table)
+
+@baselines_app.command("show")
+def baselines_show(version: str = typer.Argument(..., metavar="VERSION", help="v2 or 2"),
+                   json_mode: bool = typer.Option(False, "--json")) -> None:
+    """Show one baseline version: provenance, activations and its config."""
+    from gcv.workflow.baselines import BaselineError, show
+
+    engine = _engine(json_mode, quiet=True)
+    try:
+        row = show(engine.ws, version, engine.clock())
+    except BaselineError as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    if json_mode:
+        emit_json(row)
+        return
+    con = console()
+    con.print(f"[bold]{row['name']}[/]{'  (active)' if row['active'] else ''}")
+    con.print(f"  config hash  {row['config_hash']}", markup=False)
+    con.print(f"  created      {_when(row['created_at'])}", markup=False)
+    con.print(f"  source       {row['source']}", markup=False)
+    if row["workflow_id"]:
+        con.print(f"  workflow     {row['workflow_id']}", markup=False)
+    if row["actor"] or row["note"]:
+        con.print(f"  by           {row['actor'] or '-'}: {row['note'] or ''}", markup=False)
+    for a in row["activations"]:
+        con.print(f"  {_when(a['at'])}  {a['action']}"
+                  + (f" from v{a['from_version']}" if a["from_version"] else "")
+                  + (f" by {a['actor']}" if a["actor"] else "") + (f": {a['note']}" if a["note"] else ""),
+                  markup=False)
+    phases = ", ".join(f"{p['phase_id']} {p['pattern']['type']}" for p in row["config"]["phases"])
+    con.print(f"  phases       {phases}", markup=False)
+
+@baselines_app.command("rollback")
+def baselines_rollback(to: Optional[str] = typer.Option(None, "--to", help="version, v2 or 2 (default: the previous one)"),
+                       actor: str = typer.Option(..., "--actor", help="who rolls back (recorded)"),
+                       note: str = typer.Option(..., "--note", help="why (recorded)"),
                        json_mode: bool = typer.Option(False, "--json")) -> None:
-        """Show one baseline version: provenance, activations and its config."""
-        from gcv.workflow.baselines import BaselineError, show
+    """Make an earlier baseline version active again (audited: actor and note are recorded)."""
+    from gcv.store.errors import StoreError
+    from gcv.workflow.baselines import BaselineError, rollback
 
-        engine = _engine(json_mode, quiet=True)
-        try:
-            row = show(engine.ws, version, engine.clock())
-        except BaselineError as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        if json_mode:
-            emit_json(row)
-            return
-        con = console()
-        con.print(f"[bold]{row['name']}[/]{'  (active)' if row['active'] else ''}")
-        con.print(f"  config hash  {row['config_hash']}", markup=False)
-        con.print(f"  created      {_when(row['created_at'])}", markup=False)
-        con.print(f"  source       {row['source']}", markup=False)
-        if row["workflow_id"]:
-            con.print(f"  workflow     {row['workflow_id']}", markup=False)
-        if row["actor"] or row["note"]:
-            con.print(f"  by           {row['actor'] or '-'}: {row['note'] or ''}", markup=False)
-        for a in row["activations"]:
-            con.print(f"  {_when(a['at'])}  {a['action']}"
-                      + (f" from v{a['from_version']}" if a["from_version"] else "")
-                      + (f" by {a['actor']}" if a["actor"] else "") + (f": {a['note']}" if a["note"] else ""),
-                      markup=False)
-        phases = ", ".join(f"{p['phase_id']} {p['pattern']['type']}" for p in row["config"]["phases"])
-        con.print(f"  phases       {phases}", markup=False)
+    engine = _engine(json_mode, quiet=True)
+    try:
+        result = rollback(engine.ws, to, engine.clock(), actor=actor, note=note)
+    except (BaselineError, StoreError) as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    if json_mode:
+        emit_json({**result, "exit_code": 0})
+    else:
+        console().print(f"active baseline: v{result['from_version']} -> v{result['to_version']} "
+                        f"(by {actor}: {note})", markup=False)
 
-    @baselines_app.command("rollback")
-    def baselines_rollback(to: Optional[str] = typer.Option(None, "--to", help="version, v2 or 2 (default: the previous one)"),
-                           actor: str = typer.Option(..., "--actor", help="who rolls back (recorded)"),
-                           note: str = typer.Option(..., "--note", help="why (recorded)"),
-                           json_mode: bool = typer.Option(False, "--json")) -> None:
-        """Make an earlier baseline version active again (audited: actor and note are recorded)."""
-        from gcv.store.errors import StoreError
-        from gcv.workflow.baselines import BaselineError, rollback
-
-        engine = _engine(json_mode, quiet=True)
-        try:
-            result = rollback(engine.ws, to, engine.clock(), actor=actor, note=note)
-        except (BaselineError, StoreError) as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        if json_mode:
-            emit_json({**result, "exit_code": 0})
-        else:
-            console().print(f"active baseline: v{result['from_version']} -> v{result['to_version']} "
-                            f"(by {actor}: {note})", markup=False)
-
-    app.add_typer(baselines_app, name="baselines")
+app.add_typer(baselines_app, name="baselines")
 
 
 def _check_provider(provider: str, json_mode: bool) -> None:
