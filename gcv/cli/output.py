@@ -12,11 +12,8 @@ import sys
 from typing import Any, NoReturn
 
 import typer
-from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
-
-from gcv.validation.report import json_safe
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -31,7 +28,9 @@ def console(*, stderr: bool = False) -> Console:
 
 def emit_json(obj: Any) -> None:
     """Print exactly one JSON object on stdout (strict JSON: no NaN, no Infinity)."""
-    data = obj.model_dump(mode="json") if isinstance(obj, BaseModel) else obj
+    from gcv.validation.report import json_safe  # lazy: `gcv --help` must not import the validators
+
+    data = obj.model_dump(mode="json") if hasattr(obj, "model_dump") else obj
     sys.stdout.write(json.dumps(json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     sys.stdout.flush()
 

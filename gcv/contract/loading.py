@@ -23,10 +23,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from gcv.contract.environment import BASELINE_ENV
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig
 
-BASELINE_ENV = "GCV_BASELINE"
 DEFAULT_BASELINE = Path("artifacts") / "baselines" / "shrine_trial.json"
 _BOM = b"\xef\xbb\xbf"
 

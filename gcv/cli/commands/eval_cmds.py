@@ -27,7 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
-from gcv.contract.loading import BASELINE_ENV, GcvInputError, default_baseline_path, load_config
+from gcv.contract.environment import BASELINE_ENV
 
 app = typer.Typer()
 
@@ -91,6 +91,7 @@ def eval_requests_command(
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Score a Requirement Agent provider on a labeled request set."""
+    from gcv.contract.loading import GcvInputError, default_baseline_path, load_config  # lazy: start-up time
     # project imports here keep `gcv --help` fast (the agents pull in the validation stack)
     from gcv.agents.request_eval import (REQUEST_CLASSES, ProviderRunner, Recorder, RecordingError, ReplayRunner,
                                          SetError, load_set, score)

@@ -20,7 +20,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from gcv.cli.output import EXIT_USAGE, console, emit_json, fail_usage
-from gcv.contract.loading import GcvInputError, load_json_file
 
 EXIT_FAIR = 0
 EXIT_UNFAIR = 1
@@ -139,6 +138,7 @@ def fair(
 
     Exit codes: 0 fair, 1 unfair, 3 undetermined, 2 bad input.
     """
+    from gcv.contract.loading import GcvInputError, load_json_file  # lazy: start-up time
     # Imported here, not at the top: `gcv --help` and the other commands stay fast.
     from gcv.analysis import run_analysis
     from gcv.analysis.frames import png_bytes, safe_area_svg

@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from gcv.cli.output import EXIT_OK, EXIT_USAGE, console, emit_json, fail_usage
-from gcv.contract.loading import BASELINE_ENV, GcvInputError, default_baseline_path, load_config
+from gcv.contract.environment import BASELINE_ENV
 
 EXIT_ATTENTION = 3  # needs_clarification / out_of_scope / no_change
 EXIT_BLOCKED = 4
@@ -119,6 +119,7 @@ def propose_command(
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Turn a change request into a structured goal and a validated candidate config."""
+    from gcv.contract.loading import GcvInputError, default_baseline_path, load_config  # lazy: start-up time
     from gcv.agents.requirement import RequirementAgent, UnknownProviderError, get_requirement_provider
     from gcv.validation.diff import diff_configs
 

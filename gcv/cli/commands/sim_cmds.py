@@ -12,7 +12,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from gcv.cli.output import EXIT_INVALID, console, emit_json, fail_usage
-from gcv.contract.loading import GcvInputError, load_json_file
 
 MAX_SEED = (1 << 63) - 1
 
@@ -48,6 +47,7 @@ def sim(
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Run the reference simulator once and print its telemetry (and write frames)."""
+    from gcv.contract.loading import GcvInputError, load_json_file  # lazy: start-up time
     from engine_runners.python_sim import PythonSimRunner
     from engine_runners.requests import build_request
     from gcv.contract.models import BulletHellConfig

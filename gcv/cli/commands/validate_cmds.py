@@ -15,18 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
-from gcv.contract.loading import (
-    BASELINE_ENV,
-    GcvInputError,
-    default_baseline_path,
-    find_repo_root,
-    load_config,
-    load_goal,
-    load_json_file,
-)
-from gcv.validation.diff import FieldChange, diff_configs
-from gcv.validation.report import ValidationReport
-from gcv.validation.validate import validate
+from gcv.contract.environment import BASELINE_ENV
 
 
 def _show(value: Any, limit: int = 60) -> str:
@@ -79,6 +68,8 @@ def validate_command(
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object (the report)")] = False,
 ) -> None:
     """Check a candidate config through the schema, reference, rules and safety layers."""
+    from gcv.contract.loading import GcvInputError, default_baseline_path, load_config, load_goal, load_json_file  # lazy: start-up time
+    from gcv.validation.validate import validate  # lazy: start-up time
     if candidate is None:
         fail_usage("missing argument CANDIDATE (the candidate config to validate)", json_mode=json_out,
                    hint="gcv validate CANDIDATE.json [--baseline B.json] [--goal G.json] [--json]")
@@ -129,6 +120,8 @@ def diff_command(
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Field-level differences between two configs (JSON paths, before and after)."""
+    from gcv.contract.loading import GcvInputError, load_json_file  # lazy: start-up time
+    from gcv.validation.diff import diff_configs  # lazy: start-up time
     if before is None or after is None:
         fail_usage("diff needs two files: BEFORE and AFTER", json_mode=json_out,
                    hint="gcv diff BEFORE.json AFTER.json [--json]")
@@ -157,6 +150,7 @@ def schema_export_command(
         "--dir", help="output directory; default: schemas/ of the repository")] = None,
 ) -> None:
     """Write every registered JSON Schema (sorted keys, indent 2)."""
+    from gcv.contract.loading import find_repo_root  # lazy: start-up time
     from gcv.schema_export import export_all
 
     if directory is None:
