@@ -77,4 +77,16 @@ def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
     }
 
 
-__all__ = ["summary_object", "change_with_origins", "percent_change", "REQUESTED"]
+def catalog_row(state: WorkflowState) -> dict[str, Any]:
+    """The catalog's index row of a workflow, read from its state (``gcv reindex``)."""
+    actor = state.authorization.actor if state.authorization else None
+    updated = max([state.created_at, *(a.at for a in state.answers),
+                   *([state.authorization.at] if state.authorization else []),
+                   *([state.human_decision.at] if state.human_decision else [])])
+    return {"id": state.id, "created_at": state.created_at, "updated_at": updated, "status": str(state.status),
+            "request": state.request, "engine": state.settings.engine, "provider": state.settings.provider,
+            "baseline_hash": state.baseline_hash, "actor": actor, "engines_used": ",".join(state.engines_used()),
+            "terminal_reason": str(state.terminal_reason) if state.terminal_reason else None}
+
+
+__all__ = ["catalog_row", "summary_object", "change_with_origins", "percent_change", "REQUESTED"]

@@ -106,3 +106,18 @@ def test_an_answer_continues_the_same_request_and_the_bundle_replays(cli, tmp_pa
     assert report.ok, (report.first_failure, report.failed())
     code, err = cli("answer", wf, "phase 3")
     assert code == 2 and "only a workflow that needs clarification takes answers" in err["error"]
+
+
+@pytest.mark.slow
+def test_reindex_rebuilds_a_lost_catalog_from_the_workflow_folders(cli, tmp_path: Path) -> None:
+    code, done = cli("run", REQUEST, "--yes")
+    assert code == 0
+    code, asked = cli("run", "make it better")
+    (tmp_path / "ws" / "catalog.sqlite").unlink()  # the index is gone (the baseline registry with it)
+    code, listed = cli("list")
+    assert code == 0 and listed["workflows"] == []
+    code, counts = cli("reindex")
+    assert code == 0 and counts["indexed"] == 2 and counts["unreadable_workflows"] == []
+    code, listed = cli("list")
+    assert {(w["id"], w["status"]) for w in listed["workflows"]} == {
+        (done["workflow_id"], "evidence_ready"), (asked["workflow_id"], "needs_clarification")}

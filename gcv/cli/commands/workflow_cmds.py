@@ -275,6 +275,37 @@ def status(wf_id: str = typer.Argument(..., metavar="WF"),
     else:
         _print_summary(engine, state)
 
+@app.command("reindex")
+def reindex(json_mode: bool = typer.Option(False, "--json")) -> None:
+    """Rebuild the catalog's index of workflows from the workflow folders (the source of truth)."""
+    from pydantic import ValidationError
+
+    from gcv.store.errors import StoreError
+    from gcv.workflow.state import WorkflowState
+    from gcv.workflow.summary import catalog_row
+
+    unreadable: list[str] = []
+
+    def row_of(wf_id: str) -> dict[str, Any] | None:
+        try:
+            return catalog_row(WorkflowState.model_validate(ws.workflow_dir(wf_id).read_state()))
+        except (StoreError, ValidationError) as exc:
+            unreadable.append(f"{wf_id}: {str(exc).splitlines()[0]}")
+            return None
+
+    try:
+        ws = _workspace()
+        counts = ws.reindex(row_of)
+    except StoreError as exc:
+        fail_usage(str(exc), json_mode=json_mode)
+    if json_mode:
+        emit_json({**counts, "unreadable_workflows": unreadable, "exit_code": 0})
+        return
+    console().print(f"indexed {counts['indexed']} workflow(s) from {ws.workflows_root}", markup=False)
+    for line in unreadable:
+        console(stderr=True).print(f"  not indexed: {line}", markup=False)
+
+
 @app.command("list")
 def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
              json_mode: bool = typer.Option(False, "--json")) -> None:
