@@ -88,28 +88,36 @@ def figures(row: dict[str, Any]) -> dict[str, Any]:
 
 # --- the log ------------------------------------------------------------------------------
 
-def read_log(path: Path) -> list[dict[str, Any]]:
-    """Rows of a results log; a torn last line (a crash mid-write) is cut off the file."""
+def read_log(path: Path, *, skipped: list[int] | None = None) -> list[dict[str, Any]]:
+    """Every valid row of a results log. A line that is not a row (damaged, or garbage) is
+    skipped and its number added to ``skipped``; the rows around it are kept, and the file is
+    never modified by reading it. A torn last line (a crash mid-write, no newline) is not a row."""
     if not path.is_file():
         return []
-    data = path.read_bytes()
     rows: list[dict[str, Any]] = []
-    good = 0
-    for line in data.splitlines(keepends=True):
+    for number, line in enumerate(path.read_bytes().splitlines(keepends=True), start=1):
         if not line.endswith(b"\n"):
-            break
+            break  # the torn tail of an interrupted append
         try:
             row = json.loads(line)
         except (UnicodeDecodeError, json.JSONDecodeError):
-            break
+            row = None
         if not isinstance(row, dict) or "cell_id" not in row:
-            break
+            if line.strip() and skipped is not None:
+                skipped.append(number)
+            continue
         rows.append(row)
-        good += len(line)
-    if good < len(data):
-        with open(path, "r+b") as fh:
-            fh.truncate(good)
     return rows
+
+
+def _drop_torn_tail(path: Path) -> None:
+    """Before appending: an interrupted last append (no newline) would merge with the next row."""
+    if not path.is_file():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        with open(path, "r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
 
 
 class ResultsLog:
@@ -120,6 +128,7 @@ class ResultsLog:
 
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
+        _drop_torn_tail(path)
         self._fh = open(path, "a", encoding="utf-8")
         self._clock = time.monotonic
         self._synced = self._clock()

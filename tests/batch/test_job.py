@@ -357,3 +357,25 @@ def test_two_local_workers_give_the_same_rows(tmp_path: Path) -> None:
     assert one.exit_code == two.exit_code == 0
     assert [res.figures(r) for r in one.rows] == [res.figures(r) for r in two.rows]
     assert one.summary == two.summary
+
+
+@pytest.mark.slow
+def test_resume_keeps_every_valid_row_around_a_garbage_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_configs(tmp_path / "configs")
+    spec = write_spec(tmp_path, 'configs = ["configs/shrine.json"]\nseeds = {count = 4}\n'
+                                'players = ["bot:average"]\noutput = "out"\n')
+    with monkeypatch.context() as m:
+        _interrupt_after(m, 3)
+        code, _ = cli_json(spec, "--workers", "1")
+    assert code == 130
+    log_path = tmp_path / "out" / "results.jsonl"
+    lines = log_path.read_bytes().splitlines(keepends=True)
+    assert len(lines) == 3
+    damaged = lines[0] + b'{"not a row": tru\n' + lines[1] + lines[2]  # garbage in the middle
+    log_path.write_bytes(damaged)
+    skipped: list[int] = []
+    assert [r["seed"] for r in res.read_log(log_path, skipped=skipped)] == [0, 1, 2] and skipped == [2]
+    assert log_path.read_bytes() == damaged  # reading never deletes anything
+    code, doc = cli_json(spec, "--resume", "--workers", "1")
+    assert code == 0 and doc["counts"]["skipped_finished"] == 3 and doc["counts"]["runs_this_time"] == 1
+    assert [r["seed"] for r in res.read_log(log_path)] == [0, 1, 2, 3]
