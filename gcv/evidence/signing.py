@@ -162,8 +162,29 @@ class SignatureResult:
     keyid: str | None = None
     message: str = ""
 
+    @property
+    def trust(self) -> str:
+        """The three levels a reviewer must tell apart (plus "none" when the signature fails):
+
+        * ``unsigned``: no signature; integrity rests on the manifest, which anyone can rewrite;
+        * ``integrity``: signed with a key carried inside the bundle; proves the bundle did not
+          change since it was signed, not who signed it (anyone can make a key);
+        * ``trusted``: signed with a key the verifier holds (the pinned Ed25519 key, or the
+          shared HMAC secret).
+        """
+        if self.status == "unsigned":
+            return "unsigned"
+        if self.status != "verified":
+            return "none"
+        return "trusted" if self.trusted else "integrity"
+
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "trust": self.trust}
+
+
+def verification_keys(environ: Mapping[str, str]) -> list[str]:
+    """The verification keys configured here (names of the variables that hold them)."""
+    return [name for name in (ENV_VERIFY_ED25519, ENV_HMAC) if environ.get(name)]
 
 
 def _load_verify_key(path: str) -> Any:
@@ -183,6 +204,11 @@ def verify_envelope(envelope_data: bytes | None, manifest: bytes,
     """Check ``manifest.dsse.json`` (None = absent) against the bundle's ``manifest.json``."""
     env = os.environ if environ is None else environ
     if envelope_data is None:
+        keys = verification_keys(env)
+        if keys:  # a verifier that holds a key accepts only bundles that key signed
+            return SignatureResult("unsigned", False,
+                                   message=f"the bundle is unsigned (no manifest.dsse.json), but a verification key is "
+                                           f"configured ({', '.join(keys)}): an unsigned bundle is refused here")
         return SignatureResult("unsigned", True, message="unsigned: no manifest.dsse.json in the bundle")
     try:
         envelope = json.loads(envelope_data)

@@ -24,6 +24,7 @@ consistency (the files agree with each other)
     consistency.populations  bot-population summaries match the state and give its checks
     consistency.agents       agent call records match the state's hashes and usage
     consistency.reviews      review and repair records match the state
+    consistency.verdict      the terminal status follows from the final evaluation, gate and decision
     consistency.manifest     the manifest's predicate says what the state says
 
 replay (``replay=True``; see ``gcv.evidence.replay``)
@@ -53,6 +54,7 @@ from gcv.batch.population import PopulationSummary, evaluate_population
 from gcv.contract.canonical import canonical_json, content_hash, sha256_hex
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig
+from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Reason, Status
 from gcv.evaluation.models import Evaluation
 from gcv.evidence.checks import CheckResult, Outcome, Skip, first_difference, run_check, short
 from gcv.evidence.collect import (ENVELOPE_NAME, EVENTS_NAME, INDEX_NAME, MANIFEST_NAME, REPORT_NAME,
@@ -69,11 +71,17 @@ from gcv.store.safezip import LIMITS, BundleReadError, Limits, read_bundle
 from gcv.validation.diff import diff_configs
 from gcv.validation.validate import validate
 from gcv.workflow.state import STATE_SCHEMA_FILE, state_json_schema
-from gcv.workflow.states import IllegalTransition, check_transition
+from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition
 
 @functools.lru_cache(maxsize=1)
 def state_validator() -> Draft202012Validator:
     return Draft202012Validator(state_json_schema())
+
+
+def _failed_checks(evaluation: dict[str, Any]) -> str:
+    failed = [c.get("name") for c in [*evaluation.get("checks", []), *evaluation.get("intent_checks", [])]
+              if not c.get("passed")]
+    return ", ".join(str(n) for n in failed) or "no check failed, yet passed is false"
 
 
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -102,6 +110,11 @@ class VerifyReport:
     def exit_code(self) -> int:
         return 0 if self.ok else (2 if self.unreadable else 1)
 
+    @property
+    def trust(self) -> str:
+        """unsigned | integrity (signed with a key inside the bundle) | trusted (a key you hold) | none."""
+        return (self.signature or {}).get("trust") or "none"
+
     def check(self, name: str) -> CheckResult | None:
         return next((c for c in self.checks if c.name == name), None)
 
@@ -112,7 +125,7 @@ class VerifyReport:
         first = self.first_failure
         return {"bundle": self.bundle, "ok": self.ok, "exit_code": self.exit_code, "replay": self.replay,
                 "workflow_id": self.workflow_id, "status": self.status, "merkle_root": self.merkle_root,
-                "signature": self.signature, "first_failure": first.name if first else None,
+                "signature": self.signature, "trust": self.trust, "first_failure": first.name if first else None,
                 "unreadable": self.unreadable, "checks": [asdict(c) for c in self.checks]}
 
 
@@ -198,8 +211,10 @@ class _Integrity:
         result = verify_envelope(self.files.get(ENVELOPE_NAME), self.files[MANIFEST_NAME], self.environ)
         self.signature = result.as_dict()
         if result.status == "unsigned":
+            if not result.ok:
+                return "", [result.message]
             if self.require_signature:
-                return "", ["the bundle is unsigned but a signature is required"]
+                return "", ["the bundle is unsigned but a signature is required (--require-signature)"]
             return "unsigned (no manifest.dsse.json); integrity rests on the manifest alone", []
         if not result.ok:
             return "", [f"signature {result.status}: {result.message}"]
@@ -605,6 +620,57 @@ class _Consistency:
                     problems.append(f"repairs/round_{e['round']}.json differs from the state: {diff}")
         return f"{count} review(s) and their gate results / repairs match the state", problems
 
+    def verdict_check(self) -> Outcome:
+        """The verdict follows from what is recorded: the final evaluation, the gate, the decision.
+
+        Replay re-derives all of it; this check needs no replay, so a bundle whose verdict was
+        edited (with events, state and manifest re-hashed to match) fails plain ``verify`` too.
+        """
+        ev = self.ev
+        state = ev.state
+        status = state["status"]
+        reason = state.get("terminal_reason")
+        human = state.get("human_decision")
+        problems: list[str] = []
+        loop_status = status
+        if human:
+            want = DECISION_TARGET.get(human.get("decision"))
+            if want != status:
+                problems.append(f"the decision {human.get('decision')!r} leads to {want}, the state says {status!r}")
+            decided = [e for e in ev.events() if e.get("type") == "transition" and (e.get("data") or {}).get("decision")]
+            loop_status = decided[-1].get("from") if decided else None
+            if loop_status is None:
+                problems.append("a human decision is recorded but no decision event")
+        elif status in HUMAN_DECISIONS:
+            problems.append(f"status {status!r} needs a recorded human decision")
+        if loop_status in LOOP_END:
+            try:
+                led = Reason(reason).status
+            except ValueError:
+                problems.append(f"the loop ended {loop_status!r} with no known terminal reason ({reason!r})")
+            else:
+                if led != loop_status:
+                    problems.append(f"terminal reason {reason!r} leads to {led}, not to {loop_status!r}")
+        if loop_status == Status.EVIDENCE_READY or status == Status.ACCEPTED:
+            best = state.get("best_round")
+            rnd = ev.state_round(best) if best is not None else None
+            evaluation = ev.evaluation(best) if best is not None else None
+            if rnd is None or evaluation is None:
+                problems.append("evidence_ready names no evaluated final round")
+            else:
+                if evaluation.get("passed") is not True:
+                    problems.append(f"evidence_ready, but the final evaluation (round {best}) did not pass: "
+                                    f"{_failed_checks(evaluation)}")
+                if (rnd.get("gate") or {}).get("outcome") != "accept":
+                    problems.append(f"evidence_ready, but the policy gate of round {best} did not accept")
+                if state.get("final_candidate_hash") != rnd.get("candidate_hash"):
+                    problems.append(f"the final candidate is not round {best}'s")
+            if reason != Reason.ACCEPTED_BY_REVIEW:
+                problems.append(f"evidence_ready needs terminal reason accepted_by_review, not {reason!r}")
+        if status == Status.ACCEPTED and loop_status != Status.EVIDENCE_READY:
+            problems.append(f"accepted from {loop_status!r}: only evidence_ready can be accepted")
+        return f"status {status} ({reason}) follows from the recorded evaluation, gate and decision", problems
+
     def manifest_check(self) -> Outcome:
         if self.manifest is None:
             raise Skip("no valid manifest")
@@ -640,6 +706,7 @@ class _Consistency:
                 run_check("consistency.populations", self.populations_check),
                 run_check("consistency.agents", self.agents_check),
                 run_check("consistency.reviews", self.reviews_check),
+                run_check("consistency.verdict", self.verdict_check),
                 run_check("consistency.manifest", self.manifest_check)]
 
 

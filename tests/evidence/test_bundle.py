@@ -267,10 +267,11 @@ def test_ed25519_signature_round_trip_trust_and_tampering(workflow, tmp_path: Pa
     embedded = verify_bundle(out)  # no pinned key: the embedded one, honestly reported
     assert embedded.ok and embedded.signature["status"] == "verified" and not embedded.signature["trusted"]
     assert "not who signed" in embedded.check("integrity.signature").message
+    assert embedded.trust == "integrity"  # anyone can make a key and sign: integrity only, never "trusted"
 
     monkeypatch.setenv("GCV_VERIFY_KEY_ED25519", str(public))
     pinned = verify_bundle(out)
-    assert pinned.ok and pinned.signature["trusted"]
+    assert pinned.ok and pinned.signature["trusted"] and pinned.trust == "trusted"
 
     _, other_public = _ed25519_pem(tmp_path / "other")
     monkeypatch.setenv("GCV_VERIFY_KEY_ED25519", str(other_public))
@@ -397,6 +398,8 @@ def test_cli_bundle_verify_report(cli, tmp_path: Path) -> None:
 
     result = runner.invoke(app, ["verify", str(out)])
     assert result.exit_code == 0 and "verified" in result.stdout
+    assert "trust: unsigned" in result.stdout and "trusted" not in result.stdout  # never says trusted unsigned
+    assert data["trust"] == "unsigned"
 
     files = read_zip(out)
     files["configs/candidate_1.json"], files["configs/candidate_2.json"] = (files["configs/candidate_2.json"],

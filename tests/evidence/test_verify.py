@@ -16,7 +16,7 @@ import pytest
 from gcv.contract.canonical import content_hash
 from gcv.evidence.bundle import export_bundle
 from gcv.evidence.verify import VerifyReport, verify_bundle
-from tests.support.evidenceutil import (dump, load, read_zip, rehash_manifest, rerender_report, run_workflow,
+from tests.support.evidenceutil import (dump, load, read_zip, rechain_events, rehash_manifest, rerender_report, run_workflow,
                                write_plain_zip)
 
 
@@ -310,3 +310,70 @@ def test_an_edited_report_is_caught_by_re_rendering_it(files: dict[str, bytes], 
     assert check(files, tmp_path).ok  # the report is a view: integrity and consistency cover its bytes only
     report = check(files, tmp_path, replay=True)
     assert caught_by(report) == "replay.report" and "signed off" in report.first_failure.message
+
+
+# ---------------------------------------------------------------------- forged verdicts
+
+@pytest.fixture(scope="module")
+def failing(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """A signed bundle of a workflow that ran out of engine runs (its final evaluation fails)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("GCV_SIGNING_KEY_HMAC", "a-shared-secret-of-the-studio")
+    try:
+        ws, wf_id = run_workflow(tmp_path_factory.mktemp("ws"), "make phase 2 harder")
+        path = export_bundle(ws, wf_id, tmp_path_factory.mktemp("out") / "evidence.zip")
+    finally:
+        mp.undo()
+    files = read_zip(path)
+    assert load(files, "workflow/state.json")["status"] == "budget_exhausted"
+    return files
+
+
+def _forge_evidence_ready(files: dict[str, bytes]) -> dict[str, bytes]:
+    files = dict(files)
+    state = load(files, "workflow/state.json")
+    state["status"], state["terminal_reason"] = "evidence_ready", "accepted_by_review"
+    state["terminal_message"] = "all checks pass"
+    files["workflow/state.json"] = dump(state)
+
+    def edit(events: list[dict]) -> None:
+        last = events[-1]
+        last["to"] = "evidence_ready"
+        last["data"] = {**last["data"], "terminal_reason": "accepted_by_review", "message": "all checks pass"}
+
+    rechain_events(files, edit)
+    manifest = load(files, "manifest.json")
+    manifest["predicate"]["workflow"].update(status="evidence_ready", terminal_reason="accepted_by_review",
+                                             terminal_message="all checks pass")
+    manifest["predicate"]["final_decision"]["status"] = "evidence_ready"
+    files["manifest.json"] = dump(manifest)
+    return rehash_manifest(files)  # (drops manifest.dsse.json, as a forger must)
+
+
+def test_an_edited_verdict_without_its_signature_fails_where_a_key_is_configured(
+        failing: dict[str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    forged = _forge_evidence_ready(failing)
+    assert "manifest.dsse.json" not in forged
+    monkeypatch.setenv("GCV_SIGNING_KEY_HMAC", "a-shared-secret-of-the-studio")  # the verifier holds the key
+    report = check(forged, tmp_path)
+    assert caught_by(report) == "integrity.signature" and report.trust == "unsigned"
+    assert "verification key is configured" in report.first_failure.message
+
+
+def test_an_edited_verdict_fails_plain_verify_without_any_key(failing: dict[str, bytes], tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GCV_SIGNING_KEY_HMAC", raising=False)
+    report = check(_forge_evidence_ready(failing), tmp_path)
+    assert caught_by(report) == "consistency.verdict"
+    assert "did not pass" in report.first_failure.message
+    assert check(_forge_evidence_ready(failing), tmp_path, replay=False).trust == "unsigned"
+
+
+def test_the_untouched_failing_bundle_is_trusted_with_the_shared_secret(failing: dict[str, bytes], tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GCV_SIGNING_KEY_HMAC", "a-shared-secret-of-the-studio")
+    report = check(dict(failing), tmp_path)
+    assert report.ok and report.trust == "trusted", report.failed()
+    monkeypatch.delenv("GCV_SIGNING_KEY_HMAC")
+    report = check(dict(failing), tmp_path)  # an HMAC signature cannot be checked without the secret
+    assert report.trust == "none" and caught_by(report) == "integrity.signature"

@@ -84,3 +84,24 @@ def zip_bytes(entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> bytes:
         for info, data in entries:
             zf.writestr(info, data)
     return buf.getvalue()
+
+
+def rechain_events(files: dict[str, bytes], edit: Any) -> dict[str, bytes]:
+    """A careful forger: ``edit(events)`` changes the event list, then every hash link is redone
+    and the manifest's event-chain head follows."""
+    from gcv.contract.canonical import canonical_json
+    from gcv.store.logs import GENESIS, event_hash
+
+    events = [json.loads(line) for line in files["workflow/events.jsonl"].decode().splitlines() if line.strip()]
+    edit(events)
+    prev = GENESIS
+    for i, event in enumerate(events):
+        event["seq"], event["prev_hash"] = i, prev
+        event["hash"] = event_hash(event)
+        prev = event["hash"]
+    files["workflow/events.jsonl"] = "".join(canonical_json(e) + "\n" for e in events).encode()
+    manifest = json.loads(files["manifest.json"])
+    manifest["predicate"]["event_chain"] = {**manifest["predicate"].get("event_chain", {}), "head": prev,
+                                            "events": len(events)}
+    files["manifest.json"] = dump(manifest)
+    return files

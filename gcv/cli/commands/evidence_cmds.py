@@ -128,9 +128,17 @@ def verify(
         table.add_row(STATUS_MARK.get(check.status, check.status), check.name, escape(check.message))
     con.print(table)
     sig = report.signature or {}
-    if sig.get("status") == "verified" and not sig.get("trusted"):
-        con.print("note: signed with a key embedded in the bundle, not a key you pinned "
-                  "(GCV_VERIFY_KEY_ED25519)", markup=False)
+    keyid = f" (keyid {str(sig.get('keyid'))[:16]}...)" if sig.get("keyid") else ""
+    trust_line = {
+        "unsigned": "[yellow]trust: unsigned[/]: no signature; integrity rests on the manifest alone, which anyone "
+                    "can rewrite",
+        "integrity": f"[yellow]trust: integrity only[/]: signed with a key carried inside the bundle{keyid}; it "
+                     "proves nothing changed since signing, not who signed (anyone can make a key). Pin the "
+                     "signer's key with GCV_VERIFY_KEY_ED25519 to trust it",
+        "trusted": f"[green]trust: trusted[/]: signed with a key you hold{keyid}",
+        "none": "[red]trust: none[/]: the signature could not be verified",
+    }[report.trust]
+    con.print(trust_line)
     first = report.first_failure
     if first is None:
         extra = "" if replay else " (add --replay to re-run everything from the recorded inputs)"
