@@ -39,6 +39,7 @@ from gcv.evidence.manifest import build_manifest, manifest_bytes
 from gcv.evidence.signing import Signer, SigningError, envelope_bytes, sign_envelope, signer_from_env
 from gcv.evidence.report import render_report
 from gcv.store.catalog import Workspace
+from gcv.store.safezip import limit_problems
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 STORED_SUFFIXES = (".png",)
@@ -65,6 +66,9 @@ def assemble(ev: Evidence, bundle_name: str, signer: Signer | None | bool = None
             raise EvidenceError(str(exc)) from None
     files = dict(ev.files)
     files[REPORT_NAME] = render_report(ev, bundle_name=bundle_name).encode("utf-8")
+    too_big = limit_problems(files, stored=STORED_SUFFIXES)
+    if too_big:  # never write a bundle that `gcv verify` would refuse to read
+        raise EvidenceError("the bundle would break the limits its reader applies: " + "; ".join(too_big[:3]))
     manifest = manifest_bytes(build_manifest(ev, files, bundle_name=bundle_name))
     files[MANIFEST_NAME] = manifest
     if signer:

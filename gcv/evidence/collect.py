@@ -44,6 +44,9 @@ STATE_NAME = "workflow/state.json"
 EVENTS_NAME = "workflow/events.jsonl"
 REQUEST_NAME = "request.txt"
 GOAL_NAME = "goal.json"
+# Engine logs go into a bundle whole up to LOG_CAP bytes; past it, the head and the tail.
+LOG_CAP = 256 << 10
+LOG_HEAD = 64 << 10
 # Files that are not subjects of the manifest: the manifest itself and its signature.
 NOT_SUBJECTS = frozenset({MANIFEST_NAME, ENVELOPE_NAME})
 
@@ -203,9 +206,27 @@ class _Collector:
             entry["frames"].append(name)
         log = self.d.runs / str(record.get("run_id")) / "run.log"
         if record.get("run_id") and log.is_file():
-            self.files[f"{base}/run.log"] = self.scrub.text(log.read_text(encoding="utf-8", errors="replace")).encode()
+            self.files[f"{base}/run.log"] = self.scrub.text(self._capped_log(log, f"{base}/run.log")).encode()
             entry["log"] = f"{base}/run.log"
         return entry
+
+    def _capped_log(self, path: Path, name: str) -> str:
+        """The engine's log, or, when it is larger than LOG_CAP, its head and tail with a line
+        saying what was left out (a log of repeated lines would otherwise make the bundle a
+        "zip bomb" to its own reader). The cut is listed in index.json and the manifest."""
+        size = path.stat().st_size
+        if size <= LOG_CAP:
+            return path.read_text(encoding="utf-8", errors="replace")
+        with open(path, "rb") as fh:
+            head = fh.read(LOG_HEAD)
+            fh.seek(size - (LOG_CAP - LOG_HEAD))
+            tail = fh.read()
+        left_out = size - len(head) - len(tail)
+        self.redacted_files.append({"file": name, "reason": f"engine log truncated: {size} bytes, the first "
+                                                            f"{len(head)} and the last {len(tail)} kept"})
+        return (head.decode("utf-8", errors="replace")
+                + f"\n[gcv: {left_out} bytes of this engine log left out; the workspace keeps the whole log]\n"
+                + tail.decode("utf-8", errors="replace"))
 
     def agent(self, name: str, key: str, result: Any, **extra: Any) -> str | None:
         if result is None:
@@ -232,10 +253,12 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
     d = ws.workflow_dir(wf_id)
     try:
         state = d.read_state()
+        # a damaged log is refused here, never exported as if it were the history
+        activities = d.activities()
+        events = d.events()
     except StoreError as exc:
-        raise EvidenceError(str(exc)) from None
+        raise EvidenceError(f"workflow {wf_id} cannot be exported: {exc}") from None
     c = _Collector(ws, d, environ)
-    activities = d.activities()
 
     c.files[REQUEST_NAME] = (c.scrub.text(state["request"]) + "\n").encode("utf-8")
     index: dict[str, Any] = {
@@ -301,7 +324,7 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
 
     lines: list[str] = []
     redacted_events: list[int] = []
-    for event in d.events():
+    for event in events:
         clean = c.scrub.value(event)
         if clean != event:
             redacted_events.append(int(event["seq"]))

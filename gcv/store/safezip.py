@@ -48,6 +48,28 @@ class Limits:
 LIMITS = Limits()
 
 
+def limit_problems(files: dict[str, bytes], limits: Limits = LIMITS, *, compresslevel: int = 9,
+                   stored: tuple[str, ...] = (".png",)) -> list[str]:
+    """What ``read_bundle`` would refuse in these files once zipped: the exporter applies the same
+    limits, so every bundle GCV writes is one GCV can read."""
+    problems = []
+    if len(files) > limits.max_entries:
+        problems.append(f"{len(files)} files (the reader's limit is {limits.max_entries})")
+    total = sum(len(data) for data in files.values())
+    if total > limits.max_total_bytes:
+        problems.append(f"{total} bytes in all (the reader's limit is {limits.max_total_bytes})")
+    for name, data in sorted(files.items()):
+        if len(data) > limits.max_entry_bytes:
+            problems.append(f"{name} has {len(data)} bytes (the reader's limit is {limits.max_entry_bytes})")
+        elif len(data) > limits.ratio_floor_bytes and not name.endswith(stored):
+            packed = zlib.compressobj(compresslevel, zlib.DEFLATED, -15)
+            size = len(packed.compress(data)) + len(packed.flush())
+            if len(data) > limits.max_ratio * max(size, 1):
+                problems.append(f"{name} compresses {len(data) // max(size, 1)}x (the reader refuses more than "
+                                f"{limits.max_ratio}x as a zip bomb)")
+    return problems
+
+
 def check_name(name: str) -> str | None:
     """Why ``name`` is not an acceptable bundle entry name, or None."""
     if not name:

@@ -423,3 +423,34 @@ def test_cli_bundle_verify_report(cli, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     default_dir = Path(result.stdout.split("wrote ", 1)[1].splitlines()[0].strip())
     assert default_dir.is_dir() and default_dir.name == f"{wf_id}.evidence"
+
+
+def test_a_noisy_engine_log_is_capped_so_the_bundle_stays_verifiable(workflow, tmp_path: Path, no_keys) -> None:
+    ws, wf_id = workflow
+    d = ws.workflow_dir(wf_id)
+    log = d.runs / f"{wf_id}-baseline" / "run.log"  # what an out-of-process engine leaves beside its telemetry
+    original = log.read_bytes() if log.exists() else None
+    try:
+        with open(log, "ab") as fh:  # a few MB of the same warning: compresses far past the reader's 100x
+            fh.write(b"GCV-HELLO {}\n" + b"LogRenderer: Warning: texture streaming pool over budget\n" * 80_000)
+        out = export_bundle(ws, wf_id, tmp_path / "noisy.zip")
+        report = verify_bundle(out)
+        assert report.ok, (report.first_failure, report.failed())
+        files = read_zip(out)
+        name = next(n for n in files if n.endswith("run.log") and b"left out" in files[n])
+        assert len(files[name]) < 300_000 and b"bytes of this engine log left out" in files[name]
+        noted = load(files, "manifest.json")["predicate"]["redactions"]["files"]
+        assert any(f["file"] == name and "truncated" in f["reason"] for f in noted)
+    finally:
+        log.unlink() if original is None else log.write_bytes(original)
+
+
+def test_a_corrupt_event_log_is_refused_by_the_exporter(tmp_path: Path, no_keys) -> None:
+    ws, wf_id = run_workflow(tmp_path / "ws", "make phase 3 slower")
+    events = ws.workflow_dir(wf_id).events_path
+    lines = events.read_bytes().splitlines(keepends=True)
+    lines[2] = lines[2].replace(b'"trace"', b'"trac3"')
+    events.write_bytes(b"".join(lines))
+    with pytest.raises(EvidenceError, match="line 3"):
+        export_bundle(ws, wf_id, tmp_path / "e.zip")
+    assert not (tmp_path / "e.zip").exists()
