@@ -100,7 +100,9 @@ def test_golden_vector_through_harness(request: pytest.FixtureRequest, tmp_path:
 
 
 def test_golden_vector_count() -> None:
-    assert len(VECTORS) == 20
+    """20 scenario vectors and 8 directed ones that meet each comparison at its boundary."""
+    assert len(VECTORS) == 28
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 8
 
 
 def test_modeled_frame_figures_match_python(harness: Path, tmp_path: Path) -> None:

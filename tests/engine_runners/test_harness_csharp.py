@@ -76,7 +76,9 @@ def test_golden_vector_through_harness(harness: Path, tmp_path: Path, path: Path
 
 
 def test_golden_vector_count() -> None:
-    assert len(VECTORS) == 20
+    """20 scenario vectors and 8 directed ones that meet each comparison at its boundary."""
+    assert len(VECTORS) == 28
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 8
 
 
 # ---------------------------------------------------------------------------- randomized parity
