@@ -244,6 +244,14 @@ def _directed_cases() -> list[tuple[str, str, dict[str, Any], int, dict[str, Any
         "ends (hits at 110, 140, 170, ...)",
         _directed(slots=[[DOWN, 8192, 1]], duration=300, wave_interval=30, lifetime=200, invulnerability=29),
         STILL, first_hit=110, second_hit=140)
+    # Not a comparison but the writers' boundary: figures that are a whole number of
+    # thousandths (16 bullets always alive: a mean of 16.0; a flat 10 ms frame model: 100.0
+    # FPS) must be written 16.0 by every engine, as Python's float repr writes them.
+    whole = _directed(slots=[[RIGHT + i * 4096, 2048, 1] for i in range(16)], duration=240, wave_interval=30,
+                      lifetime=30)
+    whole["frame_model"] = {"fixed_us": 10000, "per_bullet_us": 0, "per_check_us": 0}
+    add("boundary_whole_thousandths", "directed: a constant 16 bullets alive and a flat frame model: "
+        "mean_alive_bullets 16.0, 100.0 FPS (written with the .0)", whole, STILL, mean_alive=16)
     return cases
 
 

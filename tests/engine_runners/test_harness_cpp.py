@@ -40,6 +40,7 @@ from tests.support.parity import (CPP, HarnessRun, differing_fields, make_reques
                           python_state_after)
 from tests.support.simutil import BASELINE_PATH, VECTORS, load_vector
 from tests.support.strategies import decimals, valid_configs
+from tests.support.telemetry_bytes import expected_bytes, first_byte_difference
 
 pytestmark = pytest.mark.toolchain  # builds and runs an engine core harness
 
@@ -97,12 +98,30 @@ def test_golden_vector_through_harness(request: pytest.FixtureRequest, tmp_path:
     expected = vector["expected"]
     assert differing_fields(expected, got) == []
     assert got == expected
+    # the file itself: every byte as Python's writer would write it
+    python = Simulation(req["program"], req["player"]).run(seed=req["seed"]).telemetry
+    python["player"] = req["player_label"]
+    written = (tmp_path / "telemetry.json").read_bytes()
+    assert first_byte_difference(expected_bytes(python, telemetry), written) is None
+
+
+def test_non_ascii_player_label_is_escaped_like_python(harness: Path, tmp_path: Path) -> None:
+    """ensure_ascii as Python: non-ASCII as \\uXXXX (surrogate pairs above U+FFFF) and DEL too."""
+    req = dict(load_vector(VECTORS[0])["request"], output_dir=str(tmp_path),
+               player_label="scripted \u00e9\x7f\u2603\U0001d11e")
+    run = run_harness(harness, req, tmp_path)
+    assert_protocol_ok(run, req["run_id"])
+    python = Simulation(req["program"], req["player"]).run(seed=req["seed"]).telemetry
+    python["player"] = req["player_label"]
+    written = (tmp_path / "telemetry.json").read_bytes()
+    assert b'"player": "scripted \\u00e9\\u007f\\u2603\\ud834\\udd1e"' in written
+    assert first_byte_difference(expected_bytes(python, run.telemetry), written) is None
 
 
 def test_golden_vector_count() -> None:
-    """20 scenario vectors and 8 directed ones that meet each comparison at its boundary."""
-    assert len(VECTORS) == 28
-    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 8
+    """20 scenario vectors and 9 directed ones that meet each comparison at its boundary."""
+    assert len(VECTORS) == 29
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 9
 
 
 def test_modeled_frame_figures_match_python(harness: Path, tmp_path: Path) -> None:
@@ -200,6 +219,8 @@ def test_random_configs_match_python(harness: Path, harness_o0: Path, case: Any)
             report = divergence_report(harness, program, player, seed, work)
             pytest.fail(f"C++ and Python disagree on {diff} ({player_label(player)}, seed {seed}); {report}")
         assert {k: telemetry[k] for k in MODEL_FIELDS} == {k: python[k] for k in MODEL_FIELDS}
+        written = (work / "o2" / "telemetry.json").read_bytes()
+        assert first_byte_difference(expected_bytes(python, telemetry), written) is None
         # The unoptimised build must write the very same telemetry (wall time aside).
         run0 = run_harness(harness_o0, dict(request, output_dir=str(work / "o0")), work / "o0")
         assert_protocol_ok(run0, "parity")

@@ -33,6 +33,7 @@ from tests.support.parity import (CSHARP, STATE_FIELDS, HarnessRun, differing_fi
                           python_state_after)
 from tests.support.simutil import VECTORS, load_vector
 from tests.support.strategies import valid_configs
+from tests.support.telemetry_bytes import expected_bytes, first_byte_difference
 
 pytestmark = pytest.mark.toolchain  # builds and runs an engine core harness
 
@@ -73,12 +74,41 @@ def test_golden_vector_through_harness(harness: Path, tmp_path: Path, path: Path
     expected = vector["expected"]
     assert differing_fields(expected, got) == []
     assert got == expected
+    # the file itself: every byte as Python's writer would write it (16.0, not 16)
+    python = Simulation(request["program"], request["player"]).run(seed=request["seed"]).telemetry
+    python["player"] = request["player_label"]
+    written = (tmp_path / "telemetry.json").read_bytes()
+    assert first_byte_difference(expected_bytes(python, telemetry), written) is None
+
+
+def test_whole_thousandths_are_written_like_python(harness: Path, tmp_path: Path) -> None:
+    """A whole number of thousandths is written 16.0, as Python's float repr (the C# writer
+    once wrote 16)."""
+    (path,) = [p for p in VECTORS if p.stem.endswith("boundary_whole_thousandths")]
+    request = dict(load_vector(path)["request"], output_dir=str(tmp_path))
+    run = run_harness(harness, request, tmp_path)
+    assert_protocol_ok(run, request["run_id"])
+    text = (tmp_path / "telemetry.json").read_text(encoding="utf-8")
+    for line in ('"mean_alive_bullets": 16.0', '"average_fps": 100.0', '"low_fps": 100.0', '"worst_frame_ms": 10.0'):
+        assert line in text
+
+
+def test_non_ascii_player_label_is_escaped_like_python(harness: Path, tmp_path: Path) -> None:
+    request = dict(load_vector(VECTORS[0])["request"], output_dir=str(tmp_path),
+                   player_label="scripted \u00e9\x7f\u2603\U0001d11e")
+    run = run_harness(harness, request, tmp_path)
+    assert_protocol_ok(run, request["run_id"])
+    python = Simulation(request["program"], request["player"]).run(seed=request["seed"]).telemetry
+    python["player"] = request["player_label"]
+    written = (tmp_path / "telemetry.json").read_bytes()
+    assert b'"player": "scripted \\u00e9\\u007f\\u2603\\ud834\\udd1e"' in written
+    assert first_byte_difference(expected_bytes(python, run.telemetry), written) is None
 
 
 def test_golden_vector_count() -> None:
-    """20 scenario vectors and 8 directed ones that meet each comparison at its boundary."""
-    assert len(VECTORS) == 28
-    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 8
+    """20 scenario vectors and 9 directed ones that meet each comparison at its boundary."""
+    assert len(VECTORS) == 29
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 9
 
 
 # ---------------------------------------------------------------------------- randomized parity
@@ -101,7 +131,8 @@ def players(draw: Any) -> dict[str, Any]:
 @given(config=valid_configs(), seed=st.integers(0, (1 << 63) - 1), player=players())
 def test_random_configs_match_python(harness: Path, config: Any, seed: int, player: dict[str, Any]) -> None:
     program = compile_program(config)
-    expected = gameplay_view(Simulation(program, player).run(seed=seed).telemetry)
+    python = Simulation(program, player).run(seed=seed).telemetry
+    expected = gameplay_view(python)
     with tempfile.TemporaryDirectory(prefix="gcv-parity-") as tmp:
         work = Path(tmp)
         run = run_harness(harness, make_request(program, seed, player, work / "run"), work / "run")
@@ -111,6 +142,8 @@ def test_random_configs_match_python(harness: Path, config: Any, seed: int, play
         if diff:
             report = divergence_report(harness, program, player, seed, work)
             pytest.fail(f"C# and Python disagree on {diff} ({player_label(player)}, seed {seed}); {report}")
+        written = (work / "run" / "telemetry.json").read_bytes()
+        assert first_byte_difference(expected_bytes(python, run.telemetry), written) is None
 
 
 def test_state_difference_names_first_field() -> None:

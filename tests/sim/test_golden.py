@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gcv.sim.engine import Simulation
@@ -153,3 +155,13 @@ def test_directed_death_beats_boss_death_on_the_same_tick() -> None:
     tick = BOUNDARY_TICKS["boundary_death_same_tick"]["death"]
     assert expected["status"] == "died" and expected["end_reason"] == "player_died"
     assert expected["boss_health_remaining"] == 0 and expected["hit_ticks"] == [tick]
+
+
+def test_directed_whole_thousandths_are_whole() -> None:
+    """The writers' boundary: Python writes these figures with a trailing .0."""
+    vector = _directed("boundary_whole_thousandths")
+    request = vector["request"]
+    telemetry = Simulation(request["program"], request["player"]).run(seed=request["seed"]).telemetry
+    assert telemetry["phase_results"][0]["mean_alive_bullets"] == 16.0
+    assert (telemetry["average_fps"], telemetry["low_fps"], telemetry["worst_frame_ms"]) == (100.0, 100.0, 10.0)
+    assert '"mean_alive_bullets": 16.0' in json.dumps(telemetry, indent=1, sort_keys=True)
