@@ -7,10 +7,11 @@ a local worker process and on a Dask worker. Each worker resolves the engine nam
 engines on each machine; a batch only ever names them.
 
 * python-sim cells (the in-process reference runner, no frame capture) of one program go
-  through the simulator's batch API (``gcv.sim.batch.run_batch``) in chunks, so a chunk
-  shares the program and one ``Simulation`` per player; the telemetry is then checked like
-  any engine's (schema, hashes, seed, player). ``duration_ms`` of such a row is its share of
-  the chunk's time.
+  through a batch API in chunks: the native C++ core (``engine_runners.native``, parsed once
+  per program and process) where this machine has it, else the simulator's
+  (``gcv.sim.batch.run_batch``, one ``Simulation`` per player); the telemetry is then checked
+  like any engine's (schema, hashes, seed, player). ``duration_ms`` of such a row is its
+  share of the chunk's time.
 * every other cell goes through ``runner.run`` with a request file under
   ``<output>/runs/<cell id>/a<attempt>/``, with the spec's timeout (the runner kills a hung
   engine's process tree).
@@ -85,14 +86,16 @@ def _sim_row(cell: dict[str, Any], telemetry: dict[str, Any], duration_ms: int, 
 
 
 def _run_batch_api(unit: dict[str, Any]) -> list[dict[str, Any]]:
-    from gcv.sim.batch import run_batch
+    # The native C++ core when this machine has it (engine_runners.native: the same telemetry,
+    # parsed once per program and process), else the Python simulator's batch API.
+    from engine_runners.native import run_batch
     from gcv.sim.program import program_hash
 
     program, players, cells = unit["program"], unit["players"], unit["cells"]
     digest = program_hash(program)
     started = time.perf_counter()
     try:
-        telemetries = run_batch(program, [(c["seed"], players[c["player"]]) for c in cells])
+        telemetries, _ = run_batch(program, [(c["seed"], players[c["player"]]) for c in cells], digest=digest)
     except Exception:  # noqa: BLE001 - isolate the failing cell below, one run at a time
         telemetries = None
     if telemetries is not None and len(telemetries) == len(cells):
@@ -102,7 +105,7 @@ def _run_batch_api(unit: dict[str, Any]) -> list[dict[str, Any]]:
     for c in cells:
         t0 = time.perf_counter()
         try:
-            tel = run_batch(program, [(c["seed"], players[c["player"]])])[0]
+            tel = run_batch(program, [(c["seed"], players[c["player"]])], digest=digest)[0][0]
         except Exception as exc:  # noqa: BLE001 - a simulator failure is an error row, not a crash
             rows.append(make_row(c, attempt=c["attempt"], telemetry=None,
                                  duration_ms=int((time.perf_counter() - t0) * 1000), error_kind="engine_error",
