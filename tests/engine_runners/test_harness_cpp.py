@@ -4,8 +4,10 @@ The header-only core is built with g++ into the console harness gcv-ue5-harness 
 protocol entry the UE5 commandlet calls), once per module at -O2 and once at -O0, and run
 as a real subprocess: every golden vector through both builds, random valid configs x
 seeds x players against Python field by field (naming the first diverging tick and state
-field on a mismatch), -O0 against -O2, protocol errors and exit codes, and, when the C#
-port's toolchain is there, Python / C# / C++ three ways.
+field on a mismatch) and byte by byte (the written telemetry against Python's writer), -O0
+against -O2, protocol errors and exit codes, and, when the C# port's toolchain is there,
+Python / C# / C++ three ways. Planted off-by-ones in a copy of the core (`<` for `<=` in the
+graze test, ...) are each caught by a directed golden vector.
 
 Needs g++; skipped with a reason when it is missing, unless GCV_REQUIRE_TOOLCHAINS=1 (then
 the tests fail).
@@ -37,6 +39,7 @@ from gcv.sim.telemetry import gameplay_view
 from gcv.sim.telemetry_model import Telemetry
 from tests.support.parity import (CPP, HarnessRun, differing_fields, make_request,
                           python_state_after)
+from tests.support.mutation import Mutation, plant
 from tests.support.program_strategies import EXOTIC, PLAYERS, parity_cases
 from tests.support.simutil import VECTORS, load_vector
 from tests.support.telemetry_bytes import expected_bytes, first_byte_difference
@@ -453,3 +456,81 @@ def test_command_line_shape() -> None:
         "/x/gcv-ue5-harness", "-GcvRequest=/r/request.json"]
     with pytest.raises(ValueError):
         build_cpp_harness(None, "-Ofast")
+
+
+# ---------------------------------------------------------------------------- planted off-by-ones
+SIM_H = "GcvBridge/Source/GcvSimCore/Public/Gcv/Simulation.h"
+TELEMETRY_H = "GcvBridge/Source/GcvSimCore/Public/Gcv/Telemetry.h"
+CPP_MUTATIONS = [
+    Mutation("graze_test_strict", SIM_H, "} else if (d2 <= grazeR2_ && GR[i] == 0) {",
+             "} else if (d2 < grazeR2_ && GR[i] == 0) {", "boundary_graze_radius"),
+    Mutation("hit_test_strict", SIM_H, "            if (d2 <= hitR2_) {", "            if (d2 < hitR2_) {",
+             "boundary_hit_radius"),
+    Mutation("expiry_a_tick_late", SIM_H, "return death[i] > t;", "return death[i] >= t;", "boundary_lifetime"),
+    Mutation("despawn_without_the_last_move", SIM_H, "FloorDiv(prog_.despawnY + by, -vy) + 1)",
+             "FloorDiv(prog_.despawnY + by, -vy))", "boundary_despawn_margin"),
+    Mutation("clamp_a_unit_short", SIM_H, "px_ = ClampI(px_ + sx, -hw, hw);", "px_ = ClampI(px_ + sx, -hw, hw - 1);",
+             "boundary_arena_clamp"),
+    Mutation("trigger_strict", SIM_H, ">= health * 1000000) active", "> health * 1000000) active",
+             "boundary_phase_trigger"),
+    Mutation("invulnerable_a_tick_longer", SIM_H, "if (t >= invulnUntil_) {", "if (t > invulnUntil_) {",
+             "boundary_invulnerability"),
+    Mutation("boss_death_beats_player_death", SIM_H, "        if (health_ <= 0) {",
+             "        if (health_ <= 0 && bossHealth_ != 0) {", "boundary_death_same_tick"),
+    Mutation("whole_thousandths_without_the_point", TELEMETRY_H,
+             'return (neg ? "-" : "") + std::to_string(m / 1000) + "." + frac;',
+             'return (neg ? "-" : "") + std::to_string(m / 1000) + (frac == "0" ? "" : "." + frac);',
+             "boundary_whole_thousandths", bytes_only=True),
+]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _directed_vector(name: str) -> dict[str, Any]:
+    (path,) = [p for p in VECTORS if p.stem.endswith(name)]
+    return load_vector(path)
+
+
+def _planted_harness(tmp_path: Path, mutation: Mutation | None) -> Path:
+    ok, reason = toolchain_status()
+    if not ok:
+        if REQUIRE_TOOLCHAINS:
+            pytest.fail(f"GCV_REQUIRE_TOOLCHAINS=1 but the C++ toolchain is missing: {reason}")
+        pytest.skip(f"C++ harness toolchain missing: {reason}")
+    root = plant(REPO / "ue5_plugin", tmp_path / "ue5_plugin", ["harness", "GcvBridge/Source/GcvSimCore"], mutation)
+    proc = subprocess.run(["bash", str(root / "harness" / "build.sh"), str(tmp_path / "bin"), "-O0"],
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return tmp_path / "bin" / "gcv-ue5-harness"
+
+
+def _run_vector(exe: Path, vector: dict[str, Any], out: Path) -> tuple[dict[str, Any], bytes, bytes]:
+    """(gameplay view, written bytes, python writer's bytes) of one vector through a harness."""
+    req = dict(vector["request"], output_dir=str(out))
+    run = run_harness(exe, req, out)
+    assert_protocol_ok(run, req["run_id"])
+    python = Simulation(req["program"], req["player"]).run(seed=req["seed"]).telemetry
+    python["player"] = req["player_label"]
+    return gameplay_view(run.telemetry), (out / "telemetry.json").read_bytes(), expected_bytes(python, run.telemetry)
+
+
+@pytest.mark.slow
+def test_an_unmutated_copy_passes_every_directed_vector(tmp_path: Path) -> None:
+    """The copy-and-build of the mutation tests itself is sound."""
+    exe = _planted_harness(tmp_path, None)
+    for mutation in CPP_MUTATIONS:
+        vector = _directed_vector(mutation.vector)
+        got, written, python_bytes = _run_vector(exe, vector, tmp_path / mutation.name)
+        assert got == vector["expected"] and written == python_bytes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutation", CPP_MUTATIONS, ids=lambda m: m.name)
+def test_a_planted_off_by_one_is_caught_by_its_directed_vector(tmp_path: Path, mutation: Mutation) -> None:
+    exe = _planted_harness(tmp_path, mutation)
+    vector = _directed_vector(mutation.vector)
+    got, written, python_bytes = _run_vector(exe, vector, tmp_path / "run")
+    if mutation.bytes_only:
+        assert got == vector["expected"], "a writer mutation changed a gameplay figure"
+        assert written != python_bytes, f"{mutation.name} survived {mutation.vector}"
+    else:
+        assert differing_fields(vector["expected"], got), f"{mutation.name} survived {mutation.vector}"

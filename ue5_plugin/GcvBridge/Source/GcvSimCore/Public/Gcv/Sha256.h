@@ -188,23 +188,36 @@ private:
         __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
         for (; count; --count, p += 64) {
             const __m128i abefSaved = abef, cdghSaved = cdgh;
-            __m128i w[4];
-            for (int g = 0; g < 16; ++g) {
-                __m128i words;
-                if (g < 4) {
-                    words = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * g)), byteSwap);
-                } else {
-                    // W[4g..4g+3] from the four groups before it (the ring holds them).
-                    const __m128i w4 = w[g & 3], w3 = w[(g + 1) & 3], w2 = w[(g + 2) & 3], w1 = w[(g + 3) & 3];
-                    __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(w4, w3), _mm_alignr_epi8(w1, w2, 4));
-                    words = _mm_sha256msg2_epu32(t, w1);
-                }
-                w[g & 3] = words;
-                __m128i wk = _mm_add_epi32(words, _mm_loadu_si128(reinterpret_cast<const __m128i*>(k + 4 * g)));
-                cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
-                wk = _mm_shuffle_epi32(wk, 0x0E);
-                abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);
+            __m128i w0 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), byteSwap);
+            __m128i w1 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)), byteSwap);
+            __m128i w2 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32)), byteSwap);
+            __m128i w3 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48)), byteSwap);
+// Four rounds with the message words `w` of group g (two sha256rnds2, two rounds each).
+#define GCV_SHA_NI_ROUNDS(w, g)                                                                             \
+    do {                                                                                                    \
+        __m128i wk = _mm_add_epi32((w), _mm_loadu_si128(reinterpret_cast<const __m128i*>(k + 4 * (g)))); \
+        cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);                                                       \
+        abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0E));                              \
+    } while (0)
+// The next four schedule words into w4 (the oldest group), from the four groups before it.
+#define GCV_SHA_NI_SCHEDULE(w4, w3, w2, w1) \
+    (w4) = _mm_sha256msg2_epu32(_mm_add_epi32(_mm_sha256msg1_epu32((w4), (w3)), _mm_alignr_epi8((w1), (w2), 4)), (w1))
+            GCV_SHA_NI_ROUNDS(w0, 0);
+            GCV_SHA_NI_ROUNDS(w1, 1);
+            GCV_SHA_NI_ROUNDS(w2, 2);
+            GCV_SHA_NI_ROUNDS(w3, 3);
+            for (int g = 4; g < 16; g += 4) {
+                GCV_SHA_NI_SCHEDULE(w0, w1, w2, w3);
+                GCV_SHA_NI_ROUNDS(w0, g);
+                GCV_SHA_NI_SCHEDULE(w1, w2, w3, w0);
+                GCV_SHA_NI_ROUNDS(w1, g + 1);
+                GCV_SHA_NI_SCHEDULE(w2, w3, w0, w1);
+                GCV_SHA_NI_ROUNDS(w2, g + 2);
+                GCV_SHA_NI_SCHEDULE(w3, w0, w1, w2);
+                GCV_SHA_NI_ROUNDS(w3, g + 3);
             }
+#undef GCV_SHA_NI_SCHEDULE
+#undef GCV_SHA_NI_ROUNDS
             abef = _mm_add_epi32(abef, abefSaved);
             cdgh = _mm_add_epi32(cdgh, cdghSaved);
         }

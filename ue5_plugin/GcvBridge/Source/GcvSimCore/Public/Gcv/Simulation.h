@@ -471,26 +471,28 @@ private:
         }
     }
 
-    void RecomputeMinDeath() {
-        int64_t m = int64_t(1) << 62;
-        for (int64_t d : DEATH) m = MinI(m, d);
-        minDeath_ = m;
-    }
-
-    // Keeps the bullets for which keep(i) holds, in order.
+    // Keeps the bullets for which keep(i) holds, in order; minDeath_ becomes the kept minimum.
     template <typename Keep>
     void Compact(Keep keep) {
         const size_t n = VX.size();
+        int64_t* s = S.data();
+        int64_t* vx = VX.data();
+        int64_t* vy = VY.data();
+        int64_t* death = DEATH.data();
+        int64_t* ph = PH.data();
+        int64_t* gr = GR.data();
+        int64_t m = int64_t(1) << 62;
         size_t w = 0;
-        while (w < n && keep(w)) ++w;  // nothing moves before the first removal
+        for (; w < n && keep(w); ++w) m = MinI(m, death[w]);  // nothing moves before the first removal
         for (size_t i = w; i < n; ++i) {
             if (!keep(i)) continue;
-            S[w] = S[i];
-            VX[w] = VX[i];
-            VY[w] = VY[i];
-            DEATH[w] = DEATH[i];
-            PH[w] = PH[i];
-            GR[w] = GR[i];
+            s[w] = s[i];
+            vx[w] = vx[i];
+            vy[w] = vy[i];
+            death[w] = death[i];
+            ph[w] = ph[i];
+            gr[w] = gr[i];
+            m = MinI(m, death[w]);
             ++w;
         }
         S.resize(w);
@@ -499,7 +501,7 @@ private:
         DEATH.resize(w);
         PH.resize(w);
         GR.resize(w);
-        RecomputeMinDeath();
+        minDeath_ = m;
     }
 
     void CompactExpired(int64_t t) {
