@@ -56,12 +56,12 @@ enum class RunStatus { Running, Completed, Died };
 // demand (origin + v * age): indexable like the arrays it replaces, read-only.
 class BulletAxis {
 public:
-    BulletAxis(const std::vector<int64_t>* velocity, const std::vector<int64_t>* spawn, const int64_t* tick,
+    BulletAxis(const std::vector<int32_t>* velocity, const std::vector<int32_t>* spawn, const int64_t* tick,
                const int64_t* origin)
         : v_(velocity), s_(spawn), tick_(tick), origin_(origin) {}
     size_t size() const { return v_->size(); }
     bool empty() const { return v_->empty(); }
-    int64_t operator[](size_t i) const { return *origin_ + (*v_)[i] * (*tick_ - (*s_)[i]); }
+    int64_t operator[](size_t i) const { return *origin_ + int64_t((*v_)[i]) * (*tick_ - (*s_)[i]); }
     std::vector<int64_t> ToVector() const {
         std::vector<int64_t> out(size());
         for (size_t i = 0; i < out.size(); ++i) out[i] = (*this)[i];
@@ -69,8 +69,8 @@ public:
     }
 
 private:
-    const std::vector<int64_t>* v_;
-    const std::vector<int64_t>* s_;
+    const std::vector<int32_t>* v_;
+    const std::vector<int32_t>* s_;
     const int64_t* tick_;
     const int64_t* origin_;
 };
@@ -106,11 +106,16 @@ struct SimulationState {
     std::string endReason_;
     bool hitThisTick_ = false;
 
-    // Bullets, creation order: spawn tick, velocity, removal tick, phase, grazed flag.
-    std::vector<int64_t> S, VX, VY, DEATH, PH, GR;
+    // Bullets, creation order: spawn tick, velocity, removal tick, phase, grazed flag. Stored as
+    // narrow as the program bounds allow (ticks < 2^22, speeds <= 2^20: the velocity too),
+    // which halves what compaction moves; the state hash widens them to int64 as specified.
+    std::vector<int32_t> S, VX, VY, PH;
+    std::vector<int64_t> DEATH;
+    std::vector<uint8_t> GR;
 
-    // scratch: the bot's bullets within reach; the state hash's buffer
-    std::vector<int64_t> nearX_, nearY_, nearVX_, nearVY_;
+    // scratch: squared distances to the player (step 7), the bot's bullets within reach, the
+    // state hash's buffer
+    std::vector<int64_t> d2_, nearX_, nearY_, nearVX_, nearVY_, hX_, hY_;
     mutable std::vector<int64_t> hashScratch_;
 };
 
@@ -313,7 +318,7 @@ public:
     std::string StateHash() const {
         const size_t n = VX.size();
         std::vector<int64_t>& buf = hashScratch_;
-        buf.resize(16 + 2 * n);
+        buf.resize(16 + 7 * n);
         int64_t* h = buf.data();
         h[0] = tick_;
         h[1] = px_;
@@ -331,25 +336,30 @@ public:
         h[13] = hits_;
         h[14] = grazes_;
         h[15] = static_cast<int64_t>(n);
+        // header, then X, Y, VX, VY, DEATH, PH, GR as int64: one contiguous buffer, one Update
         int64_t* xs = h + 16;
         int64_t* ys = xs + n;
-        const int64_t* s = S.data();
-        const int64_t* vx = VX.data();
-        const int64_t* vy = VY.data();
+        int64_t* vxs = ys + n;
+        int64_t* vys = vxs + n;
+        int64_t* deaths = vys + n;
+        int64_t* phs = deaths + n;
+        int64_t* grs = phs + n;
         const int64_t bx = prog_.bossX, by = prog_.bossY, t = posTick_;
         for (size_t i = 0; i < n; ++i) {
-            const int64_t age = t - s[i];
-            xs[i] = bx + vx[i] * age;
-            ys[i] = by + vy[i] * age;
+            const int64_t age = t - S[i];
+            vxs[i] = VX[i];
+            vys[i] = VY[i];
+            xs[i] = bx + vxs[i] * age;
+            ys[i] = by + vys[i] * age;
+            phs[i] = PH[i];
+            grs[i] = GR[i];
         }
+        if (n) std::memcpy(deaths, DEATH.data(), n * sizeof(int64_t));
         Sha256 sha;
-        if (detail::HostIsLittleEndian()) {
-            sha.Update(buf.data(), buf.size() * 8);  // header, X, Y: contiguous
-            for (const std::vector<int64_t>* arr : {&VX, &VY, &DEATH, &PH, &GR}) sha.Update(arr->data(), n * 8);
-        } else {
+        if (detail::HostIsLittleEndian())
+            sha.Update(buf.data(), buf.size() * sizeof(int64_t));
+        else
             sha.UpdateInt64LE(buf.data(), buf.size());
-            for (const std::vector<int64_t>* arr : {&VX, &VY, &DEATH, &PH, &GR}) sha.UpdateInt64LE(arr->data(), n);
-        }
         return sha.HexDigest();
     }
 
@@ -367,9 +377,10 @@ public:
             {"spawned", spawned_},     {"hits", hits_},
             {"grazes", grazes_},       {"bullet_count", static_cast<int64_t>(VX.size())}};
         for (const auto& h : header) s.Set(h.first, Json::MakeInt(h.second));
-        const std::vector<int64_t> xs = X.ToVector(), ys = Y.ToVector();
+        const std::vector<int64_t> xs = X.ToVector(), ys = Y.ToVector(), vxs(VX.begin(), VX.end()),
+                                   vys(VY.begin(), VY.end()), phs(PH.begin(), PH.end()), grs(GR.begin(), GR.end());
         const std::pair<const char*, const std::vector<int64_t>*> arrays[7] = {
-            {"X", &xs}, {"Y", &ys}, {"VX", &VX}, {"VY", &VY}, {"DEATH", &DEATH}, {"PH", &PH}, {"GR", &GR}};
+            {"X", &xs}, {"Y", &ys}, {"VX", &vxs}, {"VY", &vys}, {"DEATH", &DEATH}, {"PH", &phs}, {"GR", &grs}};
         for (const auto& a : arrays) {
             Json arr = Json::MakeArray();
             for (int64_t v : *a.second) arr.Push(Json::MakeInt(v));
@@ -425,15 +436,18 @@ private:
 
     void Collide(int64_t t, PhaseStats& st) {
         const size_t n = VX.size();
-        const int64_t* s = S.data();
-        const int64_t* vx = VX.data();
-        const int64_t* vy = VY.data();
+        const int32_t* s = S.data();
+        const int32_t* vx = VX.data();
+        const int32_t* vy = VY.data();
+        d2_.resize(n);
+        int64_t* d2s = d2_.data();
         const int64_t ox = prog_.bossX - px_, oy = prog_.bossY - py_;
         int64_t nearest = INT64_MAX;
         for (size_t i = 0; i < n; ++i) {
             const int64_t age = t - s[i];
-            const int64_t dx = ox + vx[i] * age, dy = oy + vy[i] * age;
+            const int64_t dx = ox + int64_t(vx[i]) * age, dy = oy + int64_t(vy[i]) * age;
             const int64_t d2 = dx * dx + dy * dy;
+            d2s[i] = d2;
             if (d2 < nearest) nearest = d2;
         }
         safeUntil_ = ClearUntil(t, ISqrt(nearest) - radiusBound_ - 1);
@@ -444,9 +458,7 @@ private:
         bool touching = false;
         int64_t nGraze = 0;
         for (size_t i = 0; i < n; ++i) {
-            const int64_t age = t - s[i];
-            const int64_t dx = ox + vx[i] * age, dy = oy + vy[i] * age;
-            const int64_t d2 = dx * dx + dy * dy;
+            const int64_t d2 = d2s[i];
             if (d2 <= hitR2_) {
                 touching = true;
             } else if (d2 <= grazeR2_ && GR[i] == 0) {
@@ -467,33 +479,44 @@ private:
                 invulnUntil_ = t + 1 + prog_.invulnerabilityTicks;
                 hitThisTick_ = true;
             }
-            CompactTouching(t);
+            CompactTouching();
         }
     }
 
     // Keeps the bullets for which keep(i) holds, in order; minDeath_ becomes the kept minimum.
+    // Bullets leave in clusters (a wave's lifetime, a side of the arena), so the kept ones are
+    // moved run by run: long runs with memmove, short ones element by element.
+    template <typename T>
+    static void MoveRun(std::vector<T>& a, size_t to, size_t from, size_t len) {
+        T* p = a.data();
+        if (len >= 16)
+            std::memmove(p + to, p + from, len * sizeof(T));
+        else
+            for (size_t j = 0; j < len; ++j) p[to + j] = p[from + j];
+    }
+
     template <typename Keep>
     void Compact(Keep keep) {
         const size_t n = VX.size();
-        int64_t* s = S.data();
-        int64_t* vx = VX.data();
-        int64_t* vy = VY.data();
-        int64_t* death = DEATH.data();
-        int64_t* ph = PH.data();
-        int64_t* gr = GR.data();
+        const int64_t* death = DEATH.data();
         int64_t m = int64_t(1) << 62;
         size_t w = 0;
         for (; w < n && keep(w); ++w) m = MinI(m, death[w]);  // nothing moves before the first removal
-        for (size_t i = w; i < n; ++i) {
-            if (!keep(i)) continue;
-            s[w] = s[i];
-            vx[w] = vx[i];
-            vy[w] = vy[i];
-            death[w] = death[i];
-            ph[w] = ph[i];
-            gr[w] = gr[i];
-            m = MinI(m, death[w]);
-            ++w;
+        size_t i = w;
+        while (i < n) {
+            while (i < n && !keep(i)) ++i;
+            const size_t start = i;
+            for (; i < n && keep(i); ++i) m = MinI(m, death[i]);
+            const size_t len = i - start;
+            if (len) {
+                MoveRun(S, w, start, len);
+                MoveRun(VX, w, start, len);
+                MoveRun(VY, w, start, len);
+                MoveRun(DEATH, w, start, len);
+                MoveRun(PH, w, start, len);
+                MoveRun(GR, w, start, len);
+            }
+            w += len;
         }
         S.resize(w);
         VX.resize(w);
@@ -509,16 +532,10 @@ private:
         Compact([death, t](size_t i) { return death[i] > t; });
     }
 
-    void CompactTouching(int64_t t) {  // positions have not moved since the test above
-        const int64_t* s = S.data();
-        const int64_t* vx = VX.data();
-        const int64_t* vy = VY.data();
-        const int64_t ox = prog_.bossX - px_, oy = prog_.bossY - py_, r2 = hitR2_;
-        Compact([=](size_t i) {
-            const int64_t age = t - s[i];
-            const int64_t dx = ox + vx[i] * age, dy = oy + vy[i] * age;
-            return dx * dx + dy * dy > r2;
-        });
+    void CompactTouching() {  // uses d2_ from Collide (positions have not moved since)
+        const int64_t* d2s = d2_.data();
+        const int64_t r2 = hitR2_;
+        Compact([d2s, r2](size_t i) { return d2s[i] > r2; });
     }
 
     void Emit(int64_t t) {
@@ -551,9 +568,9 @@ private:
             if (vy > 0) k = MinI(k, FloorDiv(prog_.despawnY - by, vy) + 1);
             if (vy < 0) k = MinI(k, FloorDiv(prog_.despawnY + by, -vy) + 1);
             const int64_t death = t + k;
-            S.push_back(t);
-            VX.push_back(vx);
-            VY.push_back(vy);
+            S.push_back(static_cast<int32_t>(t));
+            VX.push_back(static_cast<int32_t>(vx));
+            VY.push_back(static_cast<int32_t>(vy));
             DEATH.push_back(death);
             PH.push_back(phaseIndex_);
             GR.push_back(0);
@@ -621,14 +638,14 @@ private:
         nearVY_.clear();
         const size_t n = VX.size();
         if (n && (noSkip_ || t >= botClearUntil_)) {
-            const int64_t* s = S.data();
-            const int64_t* vx = VX.data();
-            const int64_t* vy = VY.data();
+            const int32_t* s = S.data();
+            const int32_t* vx = VX.data();
+            const int32_t* vy = VY.data();
             const int64_t bx = prog_.bossX, by = prog_.bossY;
             int64_t nearest = INT64_MAX;
             for (size_t i = 0; i < n; ++i) {
                 const int64_t age = t - s[i];
-                const int64_t x = bx + vx[i] * age, y = by + vy[i] * age;
+                const int64_t x = bx + int64_t(vx[i]) * age, y = by + int64_t(vy[i]) * age;
                 const int64_t dx = x - px_, dy = y - py_;
                 const int64_t d2 = dx * dx + dy * dy;
                 if (d2 < nearest) nearest = d2;
@@ -646,6 +663,8 @@ private:
         int64_t cx[kBotMoves], cy[kBotMoves];
         for (int c = 0; c < kBotMoves; ++c) clear[c] = prog_.clearanceCap;
         const size_t m = nearX_.size();
+        hX_.resize(m);
+        hY_.resize(m);
         // With nobody within reach only the last horizon's positions matter (the home
         // penalty); the clearances stay at the cap.
         const int64_t horizons[2] = {MaxI(1, look_ / 2), look_};
@@ -655,14 +674,23 @@ private:
                 cx[c] = ClampI(px_ + botStepX_[c] * h, -hw, hw);
                 cy[c] = ClampI(py_ + botStepY_[c] * h, -hh, hh);
             }
+            // Where each bullet within reach will be at this horizon, then each candidate's
+            // nearest of them (the minimum kept in a register, bullets streamed).
+            int64_t* hx = hX_.data();
+            int64_t* hy = hY_.data();
             for (size_t i = 0; i < m; ++i) {
-                const int64_t bx = nearX_[i] + nearVX_[i] * h;
-                const int64_t by = nearY_[i] + nearVY_[i] * h;
-                for (int c = 0; c < kBotMoves; ++c) {
-                    const int64_t ddx = bx - cx[c], ddy = by - cy[c];
+                hx[i] = nearX_[i] + nearVX_[i] * h;
+                hy[i] = nearY_[i] + nearVY_[i] * h;
+            }
+            for (int c = 0; c < kBotMoves; ++c) {
+                const int64_t x = cx[c], y = cy[c];
+                int64_t best = clear[c];
+                for (size_t i = 0; i < m; ++i) {
+                    const int64_t ddx = hx[i] - x, ddy = hy[i] - y;
                     const int64_t d2 = ddx * ddx + ddy * ddy;
-                    if (d2 < clear[c]) clear[c] = d2;
+                    if (d2 < best) best = d2;
                 }
+                clear[c] = best;
             }
         }
         int64_t best = 0, bestScore = 0;
