@@ -40,7 +40,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 import gcv
 from gcv.sim.batch import run_batch as python_run_batch
@@ -369,15 +369,20 @@ def reset() -> None:
         _core, _reason = None, None
 
 
-def status(*, build: bool = False) -> NativeStatus:
+def status(*, build: bool = False, announce: Callable[[str], Any] | None = None) -> NativeStatus:
     """Which path runs. ``build=False`` never compiles: a library not built yet is reported
-    as what will happen on first use; ``build=True`` settles it (builds, loads, self-tests)."""
+    as what will happen on first use; ``build=True`` settles it (builds, loads, self-tests),
+    calling ``announce`` with a line first when that means compiling."""
     try:
         current = mode()
     except ValueError as exc:
         return NativeStatus("python", str(exc), ok=False)
     if current == "off":
         return NativeStatus("python", f"{MODE_ENV}=off")
+    if build and announce is not None and _core is None and _reason is None and not library_path().is_file() \
+            and toolchain_status()[0]:
+        announce(f"building the native C++ core for python-sim with {compiler()} (once per machine and "
+                 f"version, about 20 s) into {library_path().parent}")
     if build or _core is not None or _reason is not None:
         try:
             found = core()

@@ -312,6 +312,18 @@ def test_require_without_a_core_is_an_error(no_compiler: None, monkeypatch: pyte
     assert status.path == "python" and not status.ok
 
 
+@pytest.mark.toolchain
+@pytest.mark.slow
+def test_a_first_build_is_announced(fresh: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    _require_compiler()
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path / "new-cache"))
+    lines: list[str] = []
+    status = native.status(build=True, announce=lines.append)
+    assert status.path == "native" and len(lines) == 1 and "building the native C++ core" in lines[0]
+    native.reset()
+    assert native.status(build=True, announce=lines.append).path == "native" and len(lines) == 1  # cached now
+
+
 def test_off_runs_python(fresh: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(native.MODE_ENV, "off")
     assert native.status(build=True) == native.NativeStatus("python", "GCV_NATIVE=off")

@@ -169,7 +169,7 @@ def register(app: typer.Typer) -> None:
         if "python-sim" in resolved.spec.engines:
             from engine_runners import native  # settle python-sim's path (builds the native core once)
 
-            path = native.status(build=True)
+            path = native.status(build=True, announce=err.print)
             if not path.ok:
                 fail_usage(path.reason, json_mode=json_mode, hint="set GCV_NATIVE=auto (or off) to run in Python")
             err.print(f"python-sim runs on the {escape(path.line())}" if path.path == "native"
