@@ -132,7 +132,7 @@ def run_population(config_or_program: Any, *, skills: Iterable[str] = DEFAULT_SK
         raise ValueError(f"seeds = {seeds}; allowed 1..100000")
     program = _program(config_or_program)
     if engine == "python-sim":
-        native.core()  # settle the fast path here, once, before any worker starts (a first build takes ~10 s)
+        native.core()  # settle the fast path here, once, before any worker starts (a first build takes ~20 s)
     config = SimpleNamespace(config_hash=program["config_hash"], label="population", program=program)
     players = [SimpleNamespace(label=f"bot:{s}", spec={"kind": "bot", "skill": s},
                                seeds=list(range(seed_start, seed_start + seeds))) for s in skills]
