@@ -30,9 +30,10 @@ class ToolchainError(RuntimeError):
     """A tool needed to build or run the C# harness is missing or failed."""
 
 
-def sources() -> list[Path]:
-    """Gcv.Core's .cs files (sorted, so the command line is stable) plus the harness Main.cs."""
-    return sorted(CORE_DIR.glob("*.cs")) + [MAIN_SOURCE]
+def sources(core_dir: Path | None = None) -> list[Path]:
+    """Gcv.Core's .cs files (sorted, so the command line is stable) plus the harness Main.cs.
+    ``core_dir`` compiles another copy of the core (the mutation tests plant bugs in one)."""
+    return sorted((core_dir or CORE_DIR).glob("*.cs")) + [MAIN_SOURCE]
 
 
 def toolchain_status() -> tuple[bool, str]:
@@ -44,11 +45,11 @@ def toolchain_status() -> tuple[bool, str]:
     return True, f"mcs at {shutil.which('mcs')}, mono at {shutil.which('mono')}"
 
 
-def mcs_command(out_exe: Path) -> list[str]:
-    return ["mcs", *MCS_FLAGS, f"-out:{out_exe}", *(str(p) for p in sources())]
+def mcs_command(out_exe: Path, core_dir: Path | None = None) -> list[str]:
+    return ["mcs", *MCS_FLAGS, f"-out:{out_exe}", *(str(p) for p in sources(core_dir))]
 
 
-def build_csharp_harness(out_dir: Path | None = None) -> Path:
+def build_csharp_harness(out_dir: Path | None = None, *, core_dir: Path | None = None) -> Path:
     """Compile the harness into ``out_dir`` (default unity_project/harness/bin) when any
     source is newer than the executable; return the executable's path.
 
@@ -62,7 +63,7 @@ def build_csharp_harness(out_dir: Path | None = None) -> Path:
     out_dir = Path(out_dir) if out_dir is not None else DEFAULT_OUT_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
     exe = out_dir / EXE_NAME
-    srcs = sources()
+    srcs = sources(core_dir)
     missing = [str(p) for p in srcs if not p.is_file()]
     if missing:
         raise ToolchainError(f"C# harness sources missing: {', '.join(missing)}")
@@ -74,7 +75,7 @@ def build_csharp_harness(out_dir: Path | None = None) -> Path:
     os.close(fd)
     tmp = Path(tmp_name)
     try:
-        proc = subprocess.run(mcs_command(tmp), capture_output=True, text=True, timeout=300)
+        proc = subprocess.run(mcs_command(tmp, core_dir), capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:
             raise ToolchainError("mcs failed to compile the C# harness "
                                  f"(exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")

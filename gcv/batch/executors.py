@@ -7,10 +7,11 @@ a local worker process and on a Dask worker. Each worker resolves the engine nam
 engines on each machine; a batch only ever names them.
 
 * python-sim cells (the in-process reference runner, no frame capture) of one program go
-  through the simulator's batch API (``gcv.sim.batch.run_batch``) in chunks, so a chunk
-  shares the program and one ``Simulation`` per player; the telemetry is then checked like
-  any engine's (schema, hashes, seed, player). ``duration_ms`` of such a row is its share of
-  the chunk's time.
+  through a batch API in chunks: the native C++ core (``engine_runners.native``, parsed once
+  per program and process) where this machine has it, else the simulator's
+  (``gcv.sim.batch.run_batch``, one ``Simulation`` per player); the telemetry is then checked
+  like any engine's (schema, hashes, seed, player). ``duration_ms`` of such a row is its
+  share of the chunk's time.
 * every other cell goes through ``runner.run`` with a request file under
   ``<output>/runs/<cell id>/a<attempt>/``, with the spec's timeout (the runner kills a hung
   engine's process tree).
@@ -41,8 +42,14 @@ from collections import deque
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
+from engine_runners.native import run_batch
+from engine_runners.python_sim import PythonSimRunner
+from engine_runners.registry import UnknownEngineError, get_runner
+from engine_runners.requests import build_request
 from engine_runners.supervision import allow_launches, stop_all
 from gcv.batch.results import make_row
+from gcv.sim.program import program_hash
+from gcv.sim.telemetry_model import Telemetry
 
 BATCH_API_ENGINE = "python-sim"
 MAX_CHUNK = 16
@@ -51,8 +58,6 @@ MAX_CHUNK = 16
 # --- the unit of work (runs anywhere) ----------------------------------------------------
 
 def _batch_capable(runner: Any) -> bool:
-    from engine_runners.python_sim import PythonSimRunner
-
     return isinstance(runner, PythonSimRunner) and getattr(runner, "mode", "") == "inprocess"
 
 
@@ -61,7 +66,6 @@ def check_telemetry_data(telemetry: dict[str, Any], *, cell: dict[str, Any], pro
     """None when the telemetry is schema-valid and belongs to the cell; else (kind, message)."""
     from pydantic import ValidationError
 
-    from gcv.sim.telemetry_model import Telemetry
 
     try:
         Telemetry.model_validate(telemetry)
@@ -92,14 +96,14 @@ def _sim_row(cell: dict[str, Any], telemetry: dict[str, Any], duration_ms: int, 
 
 
 def _run_batch_api(unit: dict[str, Any]) -> list[dict[str, Any]]:
-    from gcv.sim.batch import run_batch
-    from gcv.sim.program import program_hash
+    # The native C++ core when this machine has it (engine_runners.native: the same telemetry,
+    # parsed once per program and process), else the Python simulator's batch API.
 
     program, players, cells = unit["program"], unit["players"], unit["cells"]
     digest = program_hash(program)
     started = time.perf_counter()
     try:
-        telemetries = run_batch(program, [(c["seed"], players[c["player"]]) for c in cells])
+        telemetries, _ = run_batch(program, [(c["seed"], players[c["player"]]) for c in cells], digest=digest)
     except Exception:  # noqa: BLE001 - isolate the failing cell below, one run at a time
         telemetries = None
     if telemetries is not None and len(telemetries) == len(cells):
@@ -109,7 +113,7 @@ def _run_batch_api(unit: dict[str, Any]) -> list[dict[str, Any]]:
     for c in cells:
         t0 = time.perf_counter()
         try:
-            tel = run_batch(program, [(c["seed"], players[c["player"]])])[0]
+            tel = run_batch(program, [(c["seed"], players[c["player"]])], digest=digest)[0][0]
         except Exception as exc:  # noqa: BLE001 - a simulator failure is an error row, not a crash
             rows.append(make_row(c, attempt=c["attempt"], telemetry=None,
                                  duration_ms=int((time.perf_counter() - t0) * 1000), error_kind="engine_error",
@@ -120,8 +124,6 @@ def _run_batch_api(unit: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _run_with_runner(runner: Any, unit: dict[str, Any], cell: dict[str, Any]) -> dict[str, Any]:
-    from engine_runners.requests import build_request
-
     out = Path(unit["output_dir"]) / "runs" / cell["cell_id"] / f"a{cell['attempt']}"
     started = time.perf_counter()
     try:
@@ -144,7 +146,6 @@ def run_unit(unit: dict[str, Any]) -> list[dict[str, Any]]:
 
     Plain data in and out (dicts, lists, numbers, strings), so any executor can ship it.
     """
-    from engine_runners.registry import UnknownEngineError, get_runner
 
     try:
         runner = get_runner(unit["engine"])
@@ -242,8 +243,6 @@ class LocalExecutor:
         return self.workers
 
     def _uses_processes(self, unit: dict[str, Any]) -> bool:
-        from engine_runners.registry import UnknownEngineError, get_runner
-
         try:
             return _batch_capable(get_runner(unit["engine"]))
         except UnknownEngineError:

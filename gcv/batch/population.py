@@ -2,7 +2,8 @@
 bot skill and judge the population against targets.
 
 ``run_population`` runs ``skills x seeds`` cells through the same executors and checks as
-``gcv batch`` (python-sim cells through the simulator's batch API), but writes no table:
+``gcv batch`` (python-sim cells through a batch API: the native C++ core where this machine
+has it, else the simulator's), but writes no table:
 it returns a :class:`PopulationSummary`. ``evaluate_population`` turns targets such as
 "the average bot survives in >= 90% of seeds" or "p90 hits <= 3" into check dicts.
 
@@ -31,10 +32,14 @@ from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine_runners import native
 from gcv.batch.executors import LocalExecutor, iter_rows
 from gcv.batch.matrix import expand
 from gcv.batch.results import final_rows
 from gcv.batch.stats import group_metrics
+from gcv.contract.models import BulletHellConfig
+from gcv.sim.players import BOT_SKILL_NAMES
+from gcv.sim.program import compile_program
 
 POPULATION_ID = "gcv.population/1"
 DEFAULT_SKILLS: tuple[str, ...] = ("novice", "average", "expert")
@@ -100,9 +105,6 @@ class PopulationTarget(_Frozen):
 
 
 def _program(config_or_program: Any) -> dict[str, Any]:
-    from gcv.contract.models import BulletHellConfig
-    from gcv.sim.program import compile_program
-
     if isinstance(config_or_program, BulletHellConfig):
         return compile_program(config_or_program)
     if isinstance(config_or_program, dict) and config_or_program.get("program"):
@@ -115,8 +117,11 @@ def _program(config_or_program: Any) -> dict[str, Any]:
 def run_population(config_or_program: Any, *, skills: Iterable[str] = DEFAULT_SKILLS, seeds: int = DEFAULT_SEEDS,
                    engine: str = "python-sim", workers: int = 1, seed_start: int = 0, retries: int = 1,
                    timeout: float = 600.0, output_dir: Path | None = None) -> PopulationSummary:
-    """Run ``seeds`` seeds of every bot skill on one config; summarize per skill."""
-    from gcv.sim.players import BOT_SKILL_NAMES
+    """Run ``seeds`` seeds of every bot skill on one config; summarize per skill.
+
+    python-sim cells run on the native C++ core where this machine has it (the same figures;
+    ``engine_runners.native``), else in Python.
+    """
 
     skills = list(dict.fromkeys(skills))
     unknown = [s for s in skills if s not in BOT_SKILL_NAMES]
@@ -125,6 +130,8 @@ def run_population(config_or_program: Any, *, skills: Iterable[str] = DEFAULT_SK
     if not 1 <= seeds <= 100_000:
         raise ValueError(f"seeds = {seeds}; allowed 1..100000")
     program = _program(config_or_program)
+    if engine == "python-sim":
+        native.core()  # settle the fast path here, once, before any worker starts (a first build takes ~20 s)
     config = SimpleNamespace(config_hash=program["config_hash"], label="population", program=program)
     players = [SimpleNamespace(label=f"bot:{s}", spec={"kind": "bot", "skill": s},
                                seeds=list(range(seed_start, seed_start + seeds))) for s in skills]

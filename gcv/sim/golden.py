@@ -20,7 +20,7 @@ from typing import Any
 from gcv.contract.models import BulletHellConfig
 from gcv.sim.engine import Simulation
 from gcv.sim.players import player_label
-from gcv.sim.program import compile_program, program_hash
+from gcv.sim.program import PROGRAM_ID, compile_program, program_hash
 from gcv.sim.telemetry import gameplay_view
 
 VECTOR_ID = "gcv.golden_vector/1"
@@ -128,10 +128,140 @@ def _cases() -> list[tuple[str, str, dict[str, Any], int, dict[str, Any]]]:
     return cases
 
 
+# --------------------------------------------------------------------------- directed vectors
+# Hand-built programs (no config compiles to them) in which every comparison of the spec is
+# met exactly at its boundary on a known tick, so that an off-by-one in any implementation
+# (`<` for `<=`, a clamp one unit short, a lifetime one tick long) changes a gameplay figure.
+# Bullets fly along an axis (angle 0, 16384, 32768 or 49152: the sine table gives exactly 0
+# and +-65536 there), so after k moves a bullet is exactly `boss + k * speed`, and the player
+# stands still (an inputs trace with no runs) or moves at a speed that divides the distances.
+UNIT = 65536
+RIGHT, UP, LEFT, DOWN = 0, 16384, 32768, 49152
+STILL_TRACE = {"format": "gcv.inputs/1", "tick_hz": 60, "source": "stands still (directed golden vector)",
+               "runs": []}
+STILL = {"kind": "inputs", "trace": STILL_TRACE}
+CLAMP_TRACE = {
+    "format": "gcv.inputs/1", "tick_hz": 60,
+    "source": "presses into the right wall, then the bottom-left corner (directed golden vector)",
+    "runs": [[70, 1, 0, 0], [30, 0, -1, 1], [60, -1, -1, 0], [200, -1, -1, 1], [40, 1, 1, 0]],
+}
+# Every directed vector names the tick at which its boundary is met; tests/sim/test_golden.py
+# checks that the Python reference meets it there.
+BOUNDARY_TICKS: dict[str, dict[str, Any]] = {}
+
+
+def _directed(*, slots: list[list[int]], duration: int, wave_interval: int, lifetime: int,
+              boss: tuple[int, int] = (0, 7 * UNIT), start: tuple[int, int] = (0, -7 * UNIT),
+              hit: int = 16384, graze: int = 52429, max_health: int = 5, invulnerability: int = 0,
+              boss_health: int = 3600, fire_interval: int = 6, damage: int = 10,
+              triggers: tuple[int, ...] = (1_000_000,), speed: int = 6007, focus_speed: int = 2703,
+              despawn: tuple[int, int] | None = None, state_hash_interval: int = 60) -> dict[str, Any]:
+    program = compile_program(BulletHellConfig.model_validate(_base()))
+    program["duration_ticks"] = duration
+    if despawn is not None:
+        program["arena"].update(despawn_x=despawn[0], despawn_y=despawn[1])
+    program["player"].update(max_health=max_health, speed=speed, focus_speed=focus_speed, hit_radius=hit,
+                             graze_radius=graze, start_x=start[0], start_y=start[1],
+                             invulnerability_ticks=invulnerability, auto_fire_damage=damage,
+                             auto_fire_interval_ticks=fire_interval)
+    program["boss"].update(max_health=boss_health, x=boss[0], y=boss[1])
+    program["phases"] = [{
+        "phase_id": f"p{i + 1}", "trigger_micro": trigger, "pattern": "ring", "pattern_code": 0,
+        "bullets_per_wave": len(slots), "wave_interval_ticks": wave_interval, "lifetime_ticks": lifetime,
+        "rotation_per_wave": 0, "aim": False, "scatter_span": 0, "slots": copy.deepcopy(slots),
+    } for i, trigger in enumerate(triggers)]
+    program["state_hash_interval"] = state_hash_interval
+    return program
+
+
+def _directed_cases() -> list[tuple[str, str, dict[str, Any], int, dict[str, Any]]]:
+    """(name, description, program, seed, player); BOUNDARY_TICKS says where each boundary falls."""
+    cases = []
+
+    def add(name: str, desc: str, program: dict[str, Any], player: dict[str, Any], **ticks: Any) -> None:
+        cases.append((name, desc, program, 1, player))
+        BOUNDARY_TICKS[name] = ticks
+
+    # Boss 14 units above the still player, one bullet a wave straight down at 1/8 unit a tick:
+    # after 110 moves it is exactly hit_radius (1/4 unit) above the player. Every wave's bullet
+    # touches on its spawn tick + 110; no invulnerability, so each is a hit, the fifth is death.
+    add("boundary_hit_radius", "directed: d2 == hit_radius^2 exactly on the first touching tick "
+        "(a bullet straight down at a still player; hits at 110, 140, ... and death at 230)",
+        _directed(slots=[[DOWN, 8192, 1]], duration=300, wave_interval=30, lifetime=200), STILL,
+        first_hit=110)
+    # 3/4 unit a tick from 7.5 units up: after 18 moves the bullet is exactly graze_radius (1 unit)
+    # away, after 19 exactly hit_radius (1/4 unit), after 20 it has passed (1/2 unit below). So a
+    # strict graze test never grazes (the next position already touches) and a strict hit test
+    # never hits (the next position is outside the hit radius again).
+    add("boundary_graze_radius", "directed: d2 == graze_radius^2 on one tick and d2 == hit_radius^2 "
+        "on the next (graze at 18, hit at 19 after each wave)",
+        _directed(slots=[[DOWN, 49152, 1]], duration=240, wave_interval=40, lifetime=200, boss=(0, 7 * UNIT + 32768),
+                  graze=UNIT, invulnerability=10), STILL,
+        first_graze=18, first_hit=19)
+    # The hit geometry above with a lifetime of exactly 110 ticks: the bullet is removed in step 4
+    # of the tick it would touch (step 7), so nobody is ever hit.
+    add("boundary_lifetime", "directed: a bullet's lifetime ends on the tick it would touch the "
+        "player (removed before the collision test: no hits)",
+        _directed(slots=[[DOWN, 8192, 1], [UP, 2048, 1]], duration=300, wave_interval=30, lifetime=110), STILL,
+        expiry=110)
+    # Boss at (1, 7) units, despawn margins 9 x 13 units, four bullets along the axes at 1/8 unit
+    # a tick: right reaches x = 9 exactly after 64 moves, left x = -9 after 80, up y = 13 after 48,
+    # down y = -13 after 160; each is still inside on that tick and removed on the next. A fifth
+    # flies down at 10000 a tick (13 + 7 units is not a multiple: removed after 132 moves).
+    add("boundary_despawn_margin", "directed: bullets exactly on the despawn margin after k moves "
+        "(kept on that tick, removed on the next), on all four sides",
+        _directed(slots=[[RIGHT, 8192, 1], [LEFT, 8192, 1], [UP, 8192, 1], [DOWN, 8192, 1], [DOWN, 10000, 1]],
+                  duration=400, wave_interval=25, lifetime=1000, boss=(UNIT, 7 * UNIT), start=(-5 * UNIT, -7 * UNIT),
+                  despawn=(9 * UNIT, 13 * UNIT)), STILL,
+        right=65, left=81, up=49, down=161, down_inexact=132)
+    # The player walks right at 1/8 unit a tick from x = 0 and reaches the wall (x = 7 units)
+    # exactly on tick 55, then keeps pushing (clamped); bullets fall from (7, 7) at 1/4 unit a
+    # tick and are exactly hit_radius above the pinned player 55 ticks after their wave. Then
+    # focused down, diagonally into the bottom-left corner (clamped on both axes), and back.
+    add("boundary_arena_clamp", "directed: a player reaching the arena edge exactly, then pressing "
+        "into it (clamped), hit exactly at hit_radius while pinned; state hash every 10 ticks",
+        _directed(slots=[[DOWN, 16384, 1]], duration=400, wave_interval=10, lifetime=200, boss=(7 * UNIT, 7 * UNIT),
+                  speed=8192, focus_speed=4096, max_health=9, state_hash_interval=10),
+        {"kind": "inputs", "trace": CLAMP_TRACE},
+        wall=55, first_hit=55)
+    # 1000 boss health, 10 damage every 3 ticks: 500 left after the 50th shot (tick 147) and 250
+    # after the 75th (tick 222); triggers at exactly 1/2 and 1/4 switch on those ticks.
+    add("boundary_phase_trigger", "directed: boss health exactly at the trigger ratios (1/2 and 1/4) "
+        "on a known auto-fire tick",
+        _directed(slots=[[UP, 8192, 1], [RIGHT, 4096, 1]], duration=400, wave_interval=20, lifetime=100,
+                  boss_health=1000, fire_interval=3, triggers=(1_000_000, 500_000, 250_000)), STILL,
+        phase_2=147, phase_3=222, boss_dead=297)
+    # The hit geometry with one health point and a boss that dies on the same tick (1110 health,
+    # 10 damage every tick: 0 after the tick-110 shot): a player death beats a boss death.
+    add("boundary_death_same_tick", "directed: the player dies on the tick the boss dies (tick 110): "
+        "player_died wins",
+        _directed(slots=[[DOWN, 8192, 1]], duration=300, wave_interval=30, lifetime=200, max_health=1,
+                  boss_health=1110, fire_interval=1), STILL,
+        death=110)
+    # The hit geometry with 29 ticks of invulnerability and waves every 30 ticks: each next bullet
+    # touches exactly on the first tick the player can be hit again.
+    add("boundary_invulnerability", "directed: a bullet touches on the exact tick invulnerability "
+        "ends (hits at 110, 140, 170, ...)",
+        _directed(slots=[[DOWN, 8192, 1]], duration=300, wave_interval=30, lifetime=200, invulnerability=29),
+        STILL, first_hit=110, second_hit=140)
+    # Not a comparison but the writers' boundary: figures that are a whole number of
+    # thousandths (16 bullets always alive: a mean of 16.0; a flat 10 ms frame model: 100.0
+    # FPS) must be written 16.0 by every engine, as Python's float repr writes them.
+    whole = _directed(slots=[[RIGHT + i * 4096, 2048, 1] for i in range(16)], duration=240, wave_interval=30,
+                      lifetime=30)
+    whole["frame_model"] = {"fixed_us": 10000, "per_bullet_us": 0, "per_check_us": 0}
+    add("boundary_whole_thousandths", "directed: a constant 16 bullets alive and a flat frame model: "
+        "mean_alive_bullets 16.0, 100.0 FPS (written with the .0)", whole, STILL, mean_alive=16)
+    return cases
+
+
 def build_vector(name: str, description: str, cfg: dict[str, Any], seed: int,
                  player: dict[str, Any]) -> dict[str, Any]:
-    config = BulletHellConfig.model_validate(cfg)
-    program = compile_program(config)
+    """A vector from a config (compiled here) or, for directed vectors, from a program."""
+    if cfg.get("program") == PROGRAM_ID:
+        program = copy.deepcopy(cfg)
+    else:
+        program = compile_program(BulletHellConfig.model_validate(cfg))
     result = Simulation(program, player).run(seed=seed)
     request = {
         "run_request": "gcv.run_request/1",
@@ -150,7 +280,7 @@ def build_vector(name: str, description: str, cfg: dict[str, Any], seed: int,
 
 
 def build_vectors() -> list[dict[str, Any]]:
-    return [build_vector(*case) for case in _cases()]
+    return [build_vector(*case) for case in _cases() + _directed_cases()]
 
 
 def vector_filename(index: int, vector: dict[str, Any]) -> str:

@@ -4,8 +4,10 @@ The header-only core is built with g++ into the console harness gcv-ue5-harness 
 protocol entry the UE5 commandlet calls), once per module at -O2 and once at -O0, and run
 as a real subprocess: every golden vector through both builds, random valid configs x
 seeds x players against Python field by field (naming the first diverging tick and state
-field on a mismatch), -O0 against -O2, protocol errors and exit codes, and, when the C#
-port's toolchain is there, Python / C# / C++ three ways.
+field on a mismatch) and byte by byte (the written telemetry against Python's writer), -O0
+against -O2, protocol errors and exit codes, and, when the C# port's toolchain is there,
+Python / C# / C++ three ways. Planted off-by-ones in a copy of the core (`<` for `<=` in the
+graze test, ...) are each caught by a directed golden vector.
 
 Needs g++; skipped with a reason when it is missing, unless GCV_REQUIRE_TOOLCHAINS=1 (then
 the tests fail).
@@ -30,16 +32,17 @@ from engine_runners.base import check_telemetry
 from engine_runners.harness_cpp import (HarnessBuildError, build_cpp_harness, cpp_harness_command,
                                         toolchain_status)
 from engine_runners.protocol import DONE_PREFIX, RunRequest
-from gcv.contract.models import BulletHellConfig
 from gcv.sim.engine import Simulation
 from gcv.sim.players import player_label
-from gcv.sim.program import compile_program, program_hash
+from gcv.sim.program import program_hash
 from gcv.sim.telemetry import gameplay_view
 from gcv.sim.telemetry_model import Telemetry
 from tests.support.parity import (CPP, HarnessRun, differing_fields, make_request,
                           python_state_after)
-from tests.support.simutil import BASELINE_PATH, VECTORS, load_vector
-from tests.support.strategies import decimals, valid_configs
+from tests.support.mutation import Mutation, plant
+from tests.support.program_strategies import EXOTIC, PLAYERS, parity_cases
+from tests.support.simutil import VECTORS, load_vector
+from tests.support.telemetry_bytes import expected_bytes, first_byte_difference
 
 pytestmark = pytest.mark.toolchain  # builds and runs an engine core harness
 
@@ -97,10 +100,30 @@ def test_golden_vector_through_harness(request: pytest.FixtureRequest, tmp_path:
     expected = vector["expected"]
     assert differing_fields(expected, got) == []
     assert got == expected
+    # the file itself: every byte as Python's writer would write it
+    python = Simulation(req["program"], req["player"]).run(seed=req["seed"]).telemetry
+    python["player"] = req["player_label"]
+    written = (tmp_path / "telemetry.json").read_bytes()
+    assert first_byte_difference(expected_bytes(python, telemetry), written) is None
+
+
+def test_non_ascii_player_label_is_escaped_like_python(harness: Path, tmp_path: Path) -> None:
+    """ensure_ascii as Python: non-ASCII as \\uXXXX (surrogate pairs above U+FFFF) and DEL too."""
+    req = dict(load_vector(VECTORS[0])["request"], output_dir=str(tmp_path),
+               player_label="scripted \u00e9\x7f\u2603\U0001d11e")
+    run = run_harness(harness, req, tmp_path)
+    assert_protocol_ok(run, req["run_id"])
+    python = Simulation(req["program"], req["player"]).run(seed=req["seed"]).telemetry
+    python["player"] = req["player_label"]
+    written = (tmp_path / "telemetry.json").read_bytes()
+    assert b'"player": "scripted \\u00e9\\u007f\\u2603\\ud834\\udd1e"' in written
+    assert first_byte_difference(expected_bytes(python, run.telemetry), written) is None
 
 
 def test_golden_vector_count() -> None:
-    assert len(VECTORS) == 20
+    """20 scenario vectors and 9 directed ones that meet each comparison at its boundary."""
+    assert len(VECTORS) == 29
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 9
 
 
 def test_modeled_frame_figures_match_python(harness: Path, tmp_path: Path) -> None:
@@ -123,59 +146,6 @@ def test_runner_accepts_the_telemetry(harness: Path, tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------- randomized parity
-PLAYERS = [{"kind": "scripted"}] + [{"kind": "bot", "skill": s} for s in ("novice", "average", "expert")]
-MAX_SEED = (1 << 63) - 1
-
-
-@st.composite
-def _valid_config_program(draw: Any) -> dict[str, Any]:
-    """A random valid config (tests/support/strategies.py). Half the time the boss's health is raised
-    (inside the contract's range) so that the fight lasts dozens of auto-fire shots at least:
-    minimal random configs often end on the first tick, which exercises little."""
-    config = draw(valid_configs())
-    if draw(st.booleans()):
-        damage = config.player.auto_fire_damage
-        health = min(100_000_000, damage * draw(st.integers(30, 3000)))
-        config = config.model_copy(update={"boss": config.boss.model_copy(update={"max_health": health})})
-    return compile_program(config)
-
-
-@st.composite
-def _pattern_fields(draw: Any) -> dict[str, Any]:
-    """Any pattern inside the contract's field ranges (cross-field rules not enforced: the
-    simulator must be exact for any program, as the golden vectors that break them show)."""
-    return {
-        "type": draw(st.sampled_from(["ring", "spiral", "aimed_fan", "petal", "scatter"])),
-        "bullets_per_wave": draw(st.integers(1, 64)),
-        "wave_interval_ms": draw(st.integers(100, 5000)),
-        "bullet_speed": draw(decimals(0.5, 12)),
-        "bullet_lifetime_seconds": draw(decimals(0.5, 12)),
-        "rotation_per_wave_deg": draw(decimals(-180, 180)),
-        "spread_angle_deg": draw(decimals(1, 360)),
-        "layer_count": draw(st.integers(1, 4)),
-        "bidirectional": draw(st.booleans()),
-    }
-
-
-@st.composite
-def _baseline_variant_program(draw: Any) -> dict[str, Any]:
-    """The committed baseline (a real 36 s fight) with random patterns in some phases."""
-    data = json.loads(BASELINE_PATH.read_text(encoding="utf-8"))
-    for phase in data["phases"]:
-        if draw(st.booleans()):
-            phase["pattern"] = draw(_pattern_fields())
-    return compile_program(BulletHellConfig.model_validate(data))
-
-
-@st.composite
-def parity_cases(draw: Any) -> tuple[dict[str, Any], int, dict[str, Any]]:
-    """(program, seed, player): random valid configs, or baseline variants."""
-    program = draw(st.one_of(_valid_config_program(), _baseline_variant_program()))
-    seed = draw(st.one_of(st.sampled_from([0, 1, MAX_SEED]), st.integers(0, MAX_SEED)))
-    player = draw(st.sampled_from(PLAYERS))
-    return program, seed, player
-
-
 RANDOM_SETTINGS = settings(max_examples=20, deadline=None,
                            suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                                   HealthCheck.function_scoped_fixture])
@@ -198,6 +168,8 @@ def test_random_configs_match_python(harness: Path, harness_o0: Path, case: Any)
             report = divergence_report(harness, program, player, seed, work)
             pytest.fail(f"C++ and Python disagree on {diff} ({player_label(player)}, seed {seed}); {report}")
         assert {k: telemetry[k] for k in MODEL_FIELDS} == {k: python[k] for k in MODEL_FIELDS}
+        written = (work / "o2" / "telemetry.json").read_bytes()
+        assert first_byte_difference(expected_bytes(python, telemetry), written) is None
         # The unoptimised build must write the very same telemetry (wall time aside).
         run0 = run_harness(harness_o0, dict(request, output_dir=str(work / "o0")), work / "o0")
         assert_protocol_ok(run0, "parity")
@@ -205,40 +177,6 @@ def test_random_configs_match_python(harness: Path, harness_o0: Path, case: Any)
         t0.pop("wall_time_ms")
         telemetry.pop("wall_time_ms")
         assert differing_fields(telemetry, t0) == [], "-O0 and -O2 builds disagree"
-
-
-def _exotic(change: Any) -> Any:
-    def apply(program: dict[str, Any]) -> dict[str, Any]:
-        program = copy.deepcopy(program)
-        change(program)
-        return program
-    return apply
-
-
-def _set_all_slots(program: dict[str, Any], index: int, fn: Any) -> None:
-    for phase in program["phases"]:
-        for slot in phase["slots"]:
-            slot[index] = fn(slot[index])
-
-
-# Programs no valid config compiles to, each aimed at a place where C++ and Python integer
-# semantics differ (negative shifts and divisions, masks, argmax ties, odd gates).
-EXOTIC = {
-    "hit_radius_above_graze_radius": _exotic(lambda p: p["player"].update(hit_radius=3 * 65536, graze_radius=65536)),
-    "boss_outside_despawn_margin": _exotic(lambda p: p["boss"].update(x=-800_000, y=1_000_000)),
-    "negative_slot_speeds": _exotic(lambda p: _set_all_slots(p, 1, lambda v: -v)),
-    "huge_angle_offsets": _exotic(lambda p: _set_all_slots(p, 0, lambda v: v * 977 - (1 << 38))),
-    "negative_scripted_rates": _exotic(lambda p: p["scripted"].update(rate_x=-p["scripted"]["rate_x"],
-                                                                     rate_y=-3 * p["scripted"]["rate_y"])),
-    "unsorted_triggers_reenter_phases": _exotic(lambda p: [ph.update(trigger_micro=t) for ph, t in
-                                                          zip(p["phases"], (400_000, 900_000, 100_000))]),
-    "odd_state_hash_interval": _exotic(lambda p: p.update(state_hash_interval=7)),
-    "bot_without_lookahead_or_home": _exotic(lambda p: [p["bot"].update(home_shift=0)] +
-                                             [s.update(lookahead_ticks=0, reaction_ticks=0)
-                                              for s in p["bot"]["skills"].values()]),
-    "negative_start_and_zero_invulnerability": _exotic(lambda p: p["player"].update(
-        start_x=-400_000, start_y=-650_000, invulnerability_ticks=0, max_health=40)),
-}
 
 
 @pytest.mark.parametrize("player", PLAYERS, ids=lambda p: p.get("skill", p["kind"]))
@@ -518,3 +456,81 @@ def test_command_line_shape() -> None:
         "/x/gcv-ue5-harness", "-GcvRequest=/r/request.json"]
     with pytest.raises(ValueError):
         build_cpp_harness(None, "-Ofast")
+
+
+# ---------------------------------------------------------------------------- planted off-by-ones
+SIM_H = "GcvBridge/Source/GcvSimCore/Public/Gcv/Simulation.h"
+TELEMETRY_H = "GcvBridge/Source/GcvSimCore/Public/Gcv/Telemetry.h"
+CPP_MUTATIONS = [
+    Mutation("graze_test_strict", SIM_H, "} else if (d2 <= grazeR2_ && GR[i] == 0) {",
+             "} else if (d2 < grazeR2_ && GR[i] == 0) {", "boundary_graze_radius"),
+    Mutation("hit_test_strict", SIM_H, "            if (d2 <= hitR2_) {", "            if (d2 < hitR2_) {",
+             "boundary_hit_radius"),
+    Mutation("expiry_a_tick_late", SIM_H, "return death[i] > t;", "return death[i] >= t;", "boundary_lifetime"),
+    Mutation("despawn_without_the_last_move", SIM_H, "FloorDiv(prog_.despawnY + by, -vy) + 1)",
+             "FloorDiv(prog_.despawnY + by, -vy))", "boundary_despawn_margin"),
+    Mutation("clamp_a_unit_short", SIM_H, "px_ = ClampI(px_ + sx, -hw, hw);", "px_ = ClampI(px_ + sx, -hw, hw - 1);",
+             "boundary_arena_clamp"),
+    Mutation("trigger_strict", SIM_H, ">= health * 1000000) active", "> health * 1000000) active",
+             "boundary_phase_trigger"),
+    Mutation("invulnerable_a_tick_longer", SIM_H, "if (t >= invulnUntil_) {", "if (t > invulnUntil_) {",
+             "boundary_invulnerability"),
+    Mutation("boss_death_beats_player_death", SIM_H, "        if (health_ <= 0) {",
+             "        if (health_ <= 0 && bossHealth_ != 0) {", "boundary_death_same_tick"),
+    Mutation("whole_thousandths_without_the_point", TELEMETRY_H,
+             'return (neg ? "-" : "") + std::to_string(m / 1000) + "." + frac;',
+             'return (neg ? "-" : "") + std::to_string(m / 1000) + (frac == "0" ? "" : "." + frac);',
+             "boundary_whole_thousandths", bytes_only=True),
+]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _directed_vector(name: str) -> dict[str, Any]:
+    (path,) = [p for p in VECTORS if p.stem.endswith(name)]
+    return load_vector(path)
+
+
+def _planted_harness(tmp_path: Path, mutation: Mutation | None) -> Path:
+    ok, reason = toolchain_status()
+    if not ok:
+        if REQUIRE_TOOLCHAINS:
+            pytest.fail(f"GCV_REQUIRE_TOOLCHAINS=1 but the C++ toolchain is missing: {reason}")
+        pytest.skip(f"C++ harness toolchain missing: {reason}")
+    root = plant(REPO / "ue5_plugin", tmp_path / "ue5_plugin", ["harness", "GcvBridge/Source/GcvSimCore"], mutation)
+    proc = subprocess.run(["bash", str(root / "harness" / "build.sh"), str(tmp_path / "bin"), "-O0"],
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return tmp_path / "bin" / "gcv-ue5-harness"
+
+
+def _run_vector(exe: Path, vector: dict[str, Any], out: Path) -> tuple[dict[str, Any], bytes, bytes]:
+    """(gameplay view, written bytes, python writer's bytes) of one vector through a harness."""
+    req = dict(vector["request"], output_dir=str(out))
+    run = run_harness(exe, req, out)
+    assert_protocol_ok(run, req["run_id"])
+    python = Simulation(req["program"], req["player"]).run(seed=req["seed"]).telemetry
+    python["player"] = req["player_label"]
+    return gameplay_view(run.telemetry), (out / "telemetry.json").read_bytes(), expected_bytes(python, run.telemetry)
+
+
+@pytest.mark.slow
+def test_an_unmutated_copy_passes_every_directed_vector(tmp_path: Path) -> None:
+    """The copy-and-build of the mutation tests itself is sound."""
+    exe = _planted_harness(tmp_path, None)
+    for mutation in CPP_MUTATIONS:
+        vector = _directed_vector(mutation.vector)
+        got, written, python_bytes = _run_vector(exe, vector, tmp_path / mutation.name)
+        assert got == vector["expected"] and written == python_bytes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutation", CPP_MUTATIONS, ids=lambda m: m.name)
+def test_a_planted_off_by_one_is_caught_by_its_directed_vector(tmp_path: Path, mutation: Mutation) -> None:
+    exe = _planted_harness(tmp_path, mutation)
+    vector = _directed_vector(mutation.vector)
+    got, written, python_bytes = _run_vector(exe, vector, tmp_path / "run")
+    if mutation.bytes_only:
+        assert got == vector["expected"], "a writer mutation changed a gameplay figure"
+        assert written != python_bytes, f"{mutation.name} survived {mutation.vector}"
+    else:
+        assert differing_fields(vector["expected"], got), f"{mutation.name} survived {mutation.vector}"

@@ -2,8 +2,11 @@
 
 The C# core is compiled with Mono's mcs into the console harness (the same RunProtocol
 class the Unity player uses) and run as a real subprocess, once per golden vector and on
-random valid configs x seeds x players. Needs mcs + mono; skipped with a reason when they
-are missing, unless GCV_REQUIRE_TOOLCHAINS=1 (then the tests fail).
+random valid configs x seeds x players, compared field by field and byte by byte (the
+written telemetry against Python's writer). Planted off-by-ones in a copy of the core (`<`
+for `<=` in the hit test, ...) are each caught by a directed golden vector. Needs mcs +
+mono; skipped with a reason when they are missing, unless GCV_REQUIRE_TOOLCHAINS=1 (then the
+tests fail).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine_runners.harness_csharp import (build_csharp_harness, csharp_harness_bench_command,
+from engine_runners.harness_csharp import (CORE_DIR, build_csharp_harness, csharp_harness_bench_command,
                                            csharp_harness_command, toolchain_status)
 from engine_runners.protocol import DONE_PREFIX
 from gcv.sim.engine import Simulation
@@ -29,10 +32,12 @@ from gcv.sim.players import player_label
 from gcv.sim.program import compile_program, program_hash
 from gcv.sim.telemetry import gameplay_view
 from gcv.sim.telemetry_model import Telemetry
+from tests.support.mutation import Mutation, plant
 from tests.support.parity import (CSHARP, STATE_FIELDS, HarnessRun, differing_fields, make_request,
                           python_state_after)
 from tests.support.simutil import VECTORS, load_vector
 from tests.support.strategies import valid_configs
+from tests.support.telemetry_bytes import expected_bytes, first_byte_difference
 
 pytestmark = pytest.mark.toolchain  # builds and runs an engine core harness
 
@@ -73,10 +78,41 @@ def test_golden_vector_through_harness(harness: Path, tmp_path: Path, path: Path
     expected = vector["expected"]
     assert differing_fields(expected, got) == []
     assert got == expected
+    # the file itself: every byte as Python's writer would write it (16.0, not 16)
+    python = Simulation(request["program"], request["player"]).run(seed=request["seed"]).telemetry
+    python["player"] = request["player_label"]
+    written = (tmp_path / "telemetry.json").read_bytes()
+    assert first_byte_difference(expected_bytes(python, telemetry), written) is None
+
+
+def test_whole_thousandths_are_written_like_python(harness: Path, tmp_path: Path) -> None:
+    """A whole number of thousandths is written 16.0, as Python's float repr (the C# writer
+    once wrote 16)."""
+    (path,) = [p for p in VECTORS if p.stem.endswith("boundary_whole_thousandths")]
+    request = dict(load_vector(path)["request"], output_dir=str(tmp_path))
+    run = run_harness(harness, request, tmp_path)
+    assert_protocol_ok(run, request["run_id"])
+    text = (tmp_path / "telemetry.json").read_text(encoding="utf-8")
+    for line in ('"mean_alive_bullets": 16.0', '"average_fps": 100.0', '"low_fps": 100.0', '"worst_frame_ms": 10.0'):
+        assert line in text
+
+
+def test_non_ascii_player_label_is_escaped_like_python(harness: Path, tmp_path: Path) -> None:
+    request = dict(load_vector(VECTORS[0])["request"], output_dir=str(tmp_path),
+                   player_label="scripted \u00e9\x7f\u2603\U0001d11e")
+    run = run_harness(harness, request, tmp_path)
+    assert_protocol_ok(run, request["run_id"])
+    python = Simulation(request["program"], request["player"]).run(seed=request["seed"]).telemetry
+    python["player"] = request["player_label"]
+    written = (tmp_path / "telemetry.json").read_bytes()
+    assert b'"player": "scripted \\u00e9\\u007f\\u2603\\ud834\\udd1e"' in written
+    assert first_byte_difference(expected_bytes(python, run.telemetry), written) is None
 
 
 def test_golden_vector_count() -> None:
-    assert len(VECTORS) == 20
+    """20 scenario vectors and 9 directed ones that meet each comparison at its boundary."""
+    assert len(VECTORS) == 29
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 9
 
 
 # ---------------------------------------------------------------------------- randomized parity
@@ -99,7 +135,8 @@ def players(draw: Any) -> dict[str, Any]:
 @given(config=valid_configs(), seed=st.integers(0, (1 << 63) - 1), player=players())
 def test_random_configs_match_python(harness: Path, config: Any, seed: int, player: dict[str, Any]) -> None:
     program = compile_program(config)
-    expected = gameplay_view(Simulation(program, player).run(seed=seed).telemetry)
+    python = Simulation(program, player).run(seed=seed).telemetry
+    expected = gameplay_view(python)
     with tempfile.TemporaryDirectory(prefix="gcv-parity-") as tmp:
         work = Path(tmp)
         run = run_harness(harness, make_request(program, seed, player, work / "run"), work / "run")
@@ -109,6 +146,8 @@ def test_random_configs_match_python(harness: Path, config: Any, seed: int, play
         if diff:
             report = divergence_report(harness, program, player, seed, work)
             pytest.fail(f"C# and Python disagree on {diff} ({player_label(player)}, seed {seed}); {report}")
+        written = (work / "run" / "telemetry.json").read_bytes()
+        assert first_byte_difference(expected_bytes(python, run.telemetry), written) is None
 
 
 def test_state_difference_names_first_field() -> None:
@@ -293,3 +332,63 @@ def test_unity_meta_files_are_complete_and_stable() -> None:
     assert stale == [], f"run python unity_project/tools/write_meta.py: {stale}"
     guids = [re.search(r"guid: ([0-9a-f]{32})", t).group(1) for t in wanted.values()]  # type: ignore[union-attr]
     assert len(set(guids)) == len(guids)
+
+
+# ---------------------------------------------------------------------------- planted off-by-ones
+SIMULATION_CS = "Simulation.cs"
+CSHARP_MUTATIONS = [
+    Mutation("hit_test_strict", SIMULATION_CS, "if (d2 <= h2)", "if (d2 < h2)", "boundary_hit_radius"),
+    Mutation("graze_test_strict", SIMULATION_CS, "if (d2 <= g2 && gr[i] == 0)", "if (d2 < g2 && gr[i] == 0)",
+             "boundary_graze_radius"),
+    Mutation("trigger_strict", SIMULATION_CS, "TriggerMicro * maxHealth >= health * 1000000L",
+             "TriggerMicro * maxHealth > health * 1000000L", "boundary_phase_trigger"),
+    Mutation("clamp_a_unit_short", SIMULATION_CS, "Px = Math.Min(Math.Max(Px + sx, -hw), hw);",
+             "Px = Math.Min(Math.Max(Px + sx, -hw), hw - 1);", "boundary_arena_clamp"),
+    Mutation("whole_thousandths_without_the_point", "Json.cs", '+ "." + (f.Length == 0 ? "0" : f);',
+             '+ (f.Length == 0 ? "" : "." + f);', "boundary_whole_thousandths", bytes_only=True),
+]
+
+
+def _planted_harness(tmp_path: Path, mutation: Mutation | None) -> Path:
+    ok, reason = toolchain_status()
+    if not ok:
+        if os.environ.get("GCV_REQUIRE_TOOLCHAINS") == "1":
+            pytest.fail(f"GCV_REQUIRE_TOOLCHAINS=1 but the C# toolchain is missing: {reason}")
+        pytest.skip(f"C# harness toolchain missing: {reason}")
+    core = plant(CORE_DIR, tmp_path / "core", ["."], mutation)
+    return build_csharp_harness(tmp_path / "bin", core_dir=core)
+
+
+def _run_vector(exe: Path, vector: dict[str, Any], out: Path) -> tuple[dict[str, Any], bytes, bytes]:
+    """(gameplay view, written bytes, python writer's bytes) of one vector through a harness."""
+    req = dict(vector["request"], output_dir=str(out))
+    run = run_harness(exe, req, out)
+    assert_protocol_ok(run, req["run_id"])
+    python = Simulation(req["program"], req["player"]).run(seed=req["seed"]).telemetry
+    python["player"] = req["player_label"]
+    return gameplay_view(run.telemetry), (out / "telemetry.json").read_bytes(), expected_bytes(python, run.telemetry)
+
+
+@pytest.mark.slow
+def test_an_unmutated_copy_passes_the_directed_vectors(tmp_path: Path) -> None:
+    """The copy-and-build of the mutation tests itself is sound."""
+    exe = _planted_harness(tmp_path, None)
+    for mutation in CSHARP_MUTATIONS:
+        (path,) = [p for p in VECTORS if p.stem.endswith(mutation.vector)]
+        vector = load_vector(path)
+        got, written, python_bytes = _run_vector(exe, vector, tmp_path / mutation.name)
+        assert got == vector["expected"] and written == python_bytes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutation", CSHARP_MUTATIONS, ids=lambda m: m.name)
+def test_a_planted_off_by_one_is_caught_by_its_directed_vector(tmp_path: Path, mutation: Mutation) -> None:
+    exe = _planted_harness(tmp_path, mutation)
+    (path,) = [p for p in VECTORS if p.stem.endswith(mutation.vector)]
+    vector = load_vector(path)
+    got, written, python_bytes = _run_vector(exe, vector, tmp_path / "run")
+    if mutation.bytes_only:
+        assert got == vector["expected"], "a writer mutation changed a gameplay figure"
+        assert written != python_bytes, f"{mutation.name} survived {mutation.vector}"
+    else:
+        assert differing_fields(vector["expected"], got), f"{mutation.name} survived {mutation.vector}"

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from gcv.sim.engine import Simulation
-from gcv.sim.golden import build_vectors, vector_filename
+from gcv.sim.golden import BOUNDARY_TICKS, build_vectors, vector_filename
 from gcv.sim.program import program_hash
 from gcv.sim.telemetry import gameplay_view
 from tests.support.simutil import VECTORS, load_vector
@@ -44,3 +46,122 @@ def test_committed_vectors_are_what_the_generator_produces() -> None:
     assert [vector_filename(i, v) for i, v in enumerate(built, start=1)] == [p.name for p in VECTORS]
     for vector, path in zip(built, VECTORS):
         assert vector == load_vector(path), f"{path.name} is stale: run python -m gcv.sim.golden --write artifacts/vectors"
+
+
+# ---------------------------------------------------------------------------- directed vectors
+def _directed(name: str) -> dict:
+    (path,) = [p for p in VECTORS if p.stem.endswith(name)]
+    return load_vector(path)
+
+
+def _ticks_with_next_positions(request: dict) -> dict[int, tuple[list[int], int, int, int]]:
+    """Step the reference; per tick t: the squared distances that step 7 compared for the
+    bullets that existed before t (and did not expire in it), and px, py, grazes after t."""
+    sim = Simulation(request["program"], request["player"])
+    sim.reset(seed=request["seed"])
+    out = {}
+    while True:
+        t = sim.tick
+        moved = [(int(x + vx), int(y + vy)) for x, y, vx, vy, death in
+                 zip(sim.X, sim.Y, sim.VX, sim.VY, sim.DEATH) if death > t]
+        more = sim.step()
+        out[t] = ([(x - sim.px) ** 2 + (y - sim.py) ** 2 for x, y in moved], sim.px, sim.py, sim.grazes)
+        if not more:
+            return out
+
+
+@pytest.mark.parametrize("name, radius, tick_key", [
+    ("boundary_hit_radius", "hit_radius", "first_hit"),
+    ("boundary_graze_radius", "hit_radius", "first_hit"),
+    ("boundary_graze_radius", "graze_radius", "first_graze"),
+    ("boundary_arena_clamp", "hit_radius", "first_hit"),
+    ("boundary_death_same_tick", "hit_radius", "death"),
+    ("boundary_invulnerability", "hit_radius", "second_hit"),
+])
+def test_directed_vector_meets_its_radius_exactly(name: str, radius: str, tick_key: str) -> None:
+    """On the named tick some bullet is exactly `radius` from the player, and no nearer one."""
+    vector = _directed(name)
+    request = vector["request"]
+    tick = BOUNDARY_TICKS[name][tick_key]
+    r = request["program"]["player"][radius]
+    d2s = _ticks_with_next_positions(request)[tick][0]
+    assert min(d2s) == r * r, f"{name}: nearest d2 on tick {tick} is {min(d2s)}, not {radius}^2 = {r * r}"
+    if radius == "hit_radius":
+        assert tick in vector["expected"]["hit_ticks"]
+        assert tick - 1 not in vector["expected"]["hit_ticks"]
+
+
+def test_directed_graze_is_counted_on_the_boundary_tick_only() -> None:
+    request = _directed("boundary_graze_radius")["request"]
+    grazes = {t: g for t, (_, _, _, g) in _ticks_with_next_positions(request).items()}
+    first = BOUNDARY_TICKS["boundary_graze_radius"]["first_graze"]
+    assert grazes[first - 1] == 0 and grazes[first] == 1
+
+
+def test_directed_clamp_reaches_the_wall_exactly() -> None:
+    request = _directed("boundary_arena_clamp")["request"]
+    hw = request["program"]["arena"]["half_width"]
+    hh = request["program"]["arena"]["half_height"]
+    wall = BOUNDARY_TICKS["boundary_arena_clamp"]["wall"]
+    ticks = _ticks_with_next_positions(request)
+    px = {t: x for t, (_, x, _, _) in ticks.items()}
+    py = {t: y for t, (_, _, y, _) in ticks.items()}
+    assert px[wall] == hw and px[wall - 1] == hw - request["program"]["player"]["speed"]
+    assert all(px[t] == hw for t in range(wall, 100))  # pressing right (then down) against it
+    assert min(py.values()) == -hh and min(px.values()) == -hw  # the corner, on both axes
+
+
+def test_directed_lifetime_and_despawn_end_on_their_ticks() -> None:
+    request = _directed("boundary_lifetime")["request"]
+    sim = Simulation(request["program"], request["player"])
+    sim.reset(seed=1)
+    sim.step()  # tick 0: the first wave
+    assert [int(d) for d in sim.DEATH] == [BOUNDARY_TICKS["boundary_lifetime"]["expiry"]] * 2
+    request = _directed("boundary_despawn_margin")["request"]
+    program = request["program"]
+    sim = Simulation(program, request["player"])
+    sim.reset(seed=1)
+    sim.step()
+    ticks = BOUNDARY_TICKS["boundary_despawn_margin"]
+    assert [int(d) for d in sim.DEATH] == [ticks[k] for k in ("right", "left", "up", "down", "down_inexact")]
+    # on the tick before removal each exact bullet lies on its margin, not beyond it
+    margins = {"right": (0, program["arena"]["despawn_x"]), "left": (0, -program["arena"]["despawn_x"]),
+               "up": (1, program["arena"]["despawn_y"]), "down": (1, -program["arena"]["despawn_y"])}
+    boss = (program["boss"]["x"], program["boss"]["y"])
+    for i, side in enumerate(("right", "left", "up", "down")):
+        axis, margin = margins[side]
+        moves = ticks[side] - 1
+        v = (int(sim.VX[i]), int(sim.VY[i]))
+        assert boss[axis] + moves * v[axis] == margin
+
+
+def test_directed_phase_triggers_switch_at_the_exact_health() -> None:
+    vector = _directed("boundary_phase_trigger")
+    starts = [p["start_tick"] for p in vector["expected"]["phase_results"]]
+    ticks = BOUNDARY_TICKS["boundary_phase_trigger"]
+    assert starts == [0, ticks["phase_2"], ticks["phase_3"]]
+    program = vector["request"]["program"]
+    fire = program["player"]["auto_fire_interval_ticks"]
+    damage = program["player"]["auto_fire_damage"]
+    health = program["boss"]["max_health"]
+    for tick, trigger in ((ticks["phase_2"], 500_000), (ticks["phase_3"], 250_000)):
+        left = health - damage * (tick // fire + 1)
+        assert left * 1_000_000 == trigger * health  # exactly on the ratio, not past it
+    assert vector["expected"]["end_reason"] == "boss_defeated" and vector["expected"]["ticks"] == ticks["boss_dead"] + 1
+
+
+def test_directed_death_beats_boss_death_on_the_same_tick() -> None:
+    expected = _directed("boundary_death_same_tick")["expected"]
+    tick = BOUNDARY_TICKS["boundary_death_same_tick"]["death"]
+    assert expected["status"] == "died" and expected["end_reason"] == "player_died"
+    assert expected["boss_health_remaining"] == 0 and expected["hit_ticks"] == [tick]
+
+
+def test_directed_whole_thousandths_are_whole() -> None:
+    """The writers' boundary: Python writes these figures with a trailing .0."""
+    vector = _directed("boundary_whole_thousandths")
+    request = vector["request"]
+    telemetry = Simulation(request["program"], request["player"]).run(seed=request["seed"]).telemetry
+    assert telemetry["phase_results"][0]["mean_alive_bullets"] == 16.0
+    assert (telemetry["average_fps"], telemetry["low_fps"], telemetry["worst_frame_ms"]) == (100.0, 100.0, 10.0)
+    assert '"mean_alive_bullets": 16.0' in json.dumps(telemetry, indent=1, sort_keys=True)

@@ -171,6 +171,14 @@ def batch(
     except KeyboardInterrupt:  # nothing ran yet
         raise typer.Exit(130) from None
     err = console(stderr=True)
+    if "python-sim" in resolved.spec.engines:
+        from engine_runners import native  # settle python-sim's path (builds the native core once)
+
+        path = native.status(build=True, announce=err.print)
+        if not path.ok:
+            fail_usage(path.reason, json_mode=json_mode, hint="set GCV_NATIVE=auto (or off) to run in Python")
+        err.print(f"python-sim runs on the {escape(path.line())}" if path.path == "native"
+                  else f"python-sim runs in {escape(path.line())}")
     progress = Progress(TextColumn("[bold]batch"), BarColumn(), MofNCompleteColumn(), _RateColumn(),
                         TextColumn("elapsed"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                         TextColumn("{task.fields[errors]}"), console=err, transient=False)
@@ -204,7 +212,8 @@ def batch(
                    file=str(getattr(exc, "filename", None) or resolved.output_dir))
     progress.stop()
     if json_mode:
-        emit_json({"spec": str(spec_path), **outcome.as_dict()})
+        emit_json({"spec": str(spec_path), **outcome.as_dict(),
+                   **({"python_sim_path": path.as_dict()} if "python-sim" in resolved.spec.engines else {})})
     else:
         print_summary(outcome, spec_path)
     raise typer.Exit(outcome.exit_code)

@@ -127,12 +127,16 @@ def sim(
 def engines(json_mode: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
     """List the engine runners, whether each can run here, and what was checked before any
     budget is spent (licence, rendering, plugin, start-up budget, one editor per project)."""
+    from engine_runners import native  # which path python-sim's batches take (never builds here)
     from engine_runners.registry import all_runners
 
     rows = []
     for runner in all_runners():
         status = runner.check()
         rows.append({**status.as_dict(), "capabilities": asdict(runner.capabilities())})
+        if runner.name == "python-sim":
+            path = native.status()
+            rows[-1].update(batch_path=path.as_dict(), reason=f"{status.reason}; batches: {path.line()}")
     if json_mode:
         emit_json({"engines": rows})
         return

@@ -34,7 +34,8 @@ namespace Gcv.Core
         /// <summary>A number given as its literal JSON text (written verbatim).</summary>
         public static JsonValue RawNumber(string text) { return new JsonValue { Kind = JsonKind.Number, Text = text }; }
 
-        /// <summary>milli / 1000 written as the shortest decimal: 41432 -> 41.432, 500 -> 0.5, 12000 -> 12.</summary>
+        /// <summary>milli / 1000 written as Python's repr of that float (the Python writer's
+        /// bytes): 41432 -> 41.432, 500 -> 0.5, 12000 -> 12.0 (a whole number keeps ".0").</summary>
         public static JsonValue Milli(long milli)
         {
             return RawNumber(MilliText(milli));
@@ -45,12 +46,8 @@ namespace Gcv.Core
             bool neg = milli < 0;
             ulong m = neg ? (ulong)(-(milli + 1)) + 1UL : (ulong)milli;
             ulong whole = m / 1000UL, frac = m % 1000UL;
-            string s = whole.ToString(CultureInfo.InvariantCulture);
-            if (frac != 0)
-            {
-                string f = frac.ToString("000", CultureInfo.InvariantCulture).TrimEnd('0');
-                s = s + "." + f;
-            }
+            string f = frac.ToString("000", CultureInfo.InvariantCulture).TrimEnd('0');
+            string s = whole.ToString(CultureInfo.InvariantCulture) + "." + (f.Length == 0 ? "0" : f);
             return neg ? "-" + s : s;
         }
 

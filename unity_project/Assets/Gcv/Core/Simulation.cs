@@ -1,7 +1,17 @@
 // The simulation: a port of gcv/sim/engine.py that agrees with it bit for bit.
 //
-// Bullets live in parallel long[] arrays in creation order (X, Y, VX, VY, DEATH, PH, GR),
-// with manual capacity growth; removal is stable in-place compaction (never swap-remove).
+// Bullets live in parallel long[] arrays in creation order (S, VX, VY, DEATH, PH, GR: spawn
+// tick, velocity, removal tick, phase, grazed flag), with manual capacity growth; removal is
+// stable in-place compaction (never swap-remove).
+//
+// The exact speed-ups of docs/simulation.md 6.1, with the reference's formulas integer for
+// integer (so both skip the same ticks, whatever the program):
+// * implicit motion: after its k-th move a bullet is at boss + k * v; X and Y are computed
+//   when read (collisions, the bot, the state hash, GcvView through the X/Y properties);
+// * collision skipping: no touch or graze is possible before safeUntil (the gap closes by at
+//   most `closure` a tick);
+// * bot reach: bullets beyond the reach cannot change a decision; with nobody within it the
+//   decision depends on the position only, and botClearUntil bounds how long that lasts.
 // Everything that numpy computes on int64 arrays wraps on overflow in both implementations
 // alike; the scalar arithmetic that Python does with unbounded ints stays far inside int64
 // for every program SimProgram.FromJson accepts (see the bounds there).
@@ -36,7 +46,10 @@ namespace Gcv.Core
         readonly long reaction, look, mistakeThreshold, clearanceCap;
         readonly int homeShift;
         readonly long[] botStepX = new long[18], botStepY = new long[18];
-        readonly long botReach2;
+        readonly long botReach, botReach2;
+        // collision skipping; noSkip when the closure is not positive (the reference then checks every tick too)
+        readonly long playerStepMax, closure, radiusBound;
+        readonly bool noSkip;
         readonly sbyte[] traceDx, traceDy, traceFocus;
 
         // ------------------------------------------------------------------ state
@@ -54,9 +67,18 @@ namespace Gcv.Core
         public long BotNextDecision;
 
         /// <summary>Bullet arrays; entries [0, Count) are alive, in creation order.</summary>
-        public long[] X, Y, VX, VY, DEATH, PH, GR;
+        public long[] S, VX, VY, DEATH, PH, GR;
         public int Count;
         long minDeath;
+        long posTick;         // the last tick whose motion step ran: positions are as of it
+        long safeUntil;       // no touch or graze is possible before this tick
+        long botClearUntil;   // no bullet within the bot's reach before this tick
+        long[] xs = new long[0], ys = new long[0];
+        int version, materialized = -1;  // positions in xs/ys are those of bullet state `version`
+
+        /// <summary>Bullet positions, [0, Count), computed from the spawn tick and velocity when read.</summary>
+        public long[] X { get { Materialize(); return xs; } }
+        public long[] Y { get { Materialize(); return ys; } }
 
         public long Spawned, Hits, Grazes, Peak, Alive;
         public readonly List<long> HitTicks = new List<long>();
@@ -75,7 +97,7 @@ namespace Gcv.Core
         // scratch
         byte[] touchMask = new byte[0];
         int[] nearIdx = new int[0];
-        long[] nearBx = new long[0], nearBy = new long[0];
+        long[] nearBx = new long[0], nearBy = new long[0], nearX = new long[0], nearY = new long[0];
         readonly long[] candX = new long[18], candY = new long[18], clear = new long[18];
         byte[] hashBuf = new byte[0];
         SHA256 sha;
@@ -116,16 +138,57 @@ namespace Gcv.Core
                 // Bullets farther than this can never bring a candidate's clearance under the
                 // cap, so leaving them out changes nothing (a pure speed-up, see the spec).
                 // Speeds are taken as magnitudes: a program with negative speeds moves as fast.
-                long vmax = 0;
-                foreach (var ph in program.Phases)
-                    for (int s = 0; s < ph.SlotCount; s++)
-                        if (Math.Abs(ph.SlotSpeed[s]) > vmax) vmax = Math.Abs(ph.SlotSpeed[s]);
-                long reach = Fixed.IsqrtFloor(clearanceCap) + 1024 + (vmax + Math.Abs(program.Speed)) * look;
+                botReach = Fixed.IsqrtFloor(clearanceCap) + 1024 + (SlotSpeedMax(program) + Math.Abs(program.Speed)) * look;
                 // reach < 2^57 by the program bounds; its square may not fit: saturate.
-                botReach2 = reach > 3037000499L ? long.MaxValue : reach * reach;
+                botReach2 = botReach > 3037000499L ? long.MaxValue : botReach * botReach;
             }
             if (player.Kind == PlayerKind.Inputs)
                 player.Trace.Expand(out traceDx, out traceDy, out traceFocus);
+            // Per tick the player-bullet gap closes by at most `closure` (the fastest bullet,
+            // its table slack, the player's largest step); radiusBound bounds both radii.
+            long vmax = SlotSpeedMax(program);
+            if (player.Kind == PlayerKind.Scripted)
+                playerStepMax = ((program.AmpX * (7 * ((program.RateX >> 16) + 1) + 2)) >> 16) + 2
+                              + ((program.AmpY * (7 * ((program.RateY >> 16) + 1) + 2)) >> 16) + 2;
+            else
+                playerStepMax = Math.Max(Math.Abs(program.Speed), Math.Abs(program.FocusSpeed)) + 2;
+            closure = vmax + (vmax >> 15) + 2 + playerStepMax;
+            noSkip = closure <= 0;
+            radiusBound = Fixed.IsqrtFloor(Math.Max(hitR2, grazeR2)) + 1;
+        }
+
+        static long SlotSpeedMax(SimProgram program)
+        {
+            long vmax = 0;
+            foreach (var ph in program.Phases)
+                for (int s = 0; s < ph.SlotCount; s++)
+                    if (Math.Abs(ph.SlotSpeed[s]) > vmax) vmax = Math.Abs(ph.SlotSpeed[s]);
+            return vmax;
+        }
+
+        /// <summary>t + 1 + gap // closure for gap >= 0: the ticks no bullet can close the gap in.</summary>
+        long ClearUntil(long t, long gap)
+        {
+            return t + 1 + (gap >= 0 && !noSkip ? gap / closure : 0);
+        }
+
+        void Materialize()
+        {
+            if (materialized == version) return;
+            int n = Count;
+            if (xs.Length < n)
+            {
+                xs = new long[S.Length];
+                ys = new long[S.Length];
+            }
+            long bx = Program.BossX, by = Program.BossY, t = posTick;
+            for (int i = 0; i < n; i++)
+            {
+                long age = t - S[i];
+                xs[i] = bx + VX[i] * age;
+                ys[i] = by + VY[i] * age;
+            }
+            materialized = version;
         }
 
         /// <summary>The input used by the next Step() of a live player (dx, dy in {-1, 0, 1}, +y up).</summary>
@@ -156,6 +219,10 @@ namespace Gcv.Core
             EnsureCapacity(64);
             Count = 0;
             minDeath = NoDeath;
+            posTick = 0;
+            safeUntil = 0;
+            botClearUntil = 0;
+            version++;
             Spawned = 0; Hits = 0; Grazes = 0; Peak = 0; Alive = 0;
             HitTicks.Clear();
             if (FrameUs.Length < pr.DurationTicks) FrameUs = new long[pr.DurationTicks];
@@ -172,10 +239,10 @@ namespace Gcv.Core
 
         void EnsureCapacity(int needed)
         {
-            int cap = X == null ? 0 : X.Length;
+            int cap = S == null ? 0 : S.Length;
             if (needed <= cap) return;
             int n = Math.Max(needed, Math.Max(64, cap * 2));
-            X = Grow(X, n); Y = Grow(Y, n); VX = Grow(VX, n); VY = Grow(VY, n);
+            S = Grow(S, n); VX = Grow(VX, n); VY = Grow(VY, n);
             DEATH = Grow(DEATH, n); PH = Grow(PH, n); GR = Grow(GR, n);
             var m = new byte[n];
             touchMask = m;
@@ -211,14 +278,9 @@ namespace Gcv.Core
                 NextWaveTick = t;
                 Stats[idx].StartTick = t;
             }
-            // 3. motion
-            int n = Count;
-            long[] x = X, y = Y, vx = VX, vy = VY;
-            for (int i = 0; i < n; i++)
-            {
-                x[i] += vx[i];
-                y[i] += vy[i];
-            }
+            // 3. motion: implicit (positions are boss + v * (posTick - S))
+            posTick = t;
+            version++;
             // 4. expiry (stable compaction)
             if (minDeath <= t) CompactExpired(t);
             // 5. emission
@@ -230,69 +292,10 @@ namespace Gcv.Core
             }
             // 6. player
             MovePlayer(t);
-            // 7. collisions and grazes
-            n = Count;
-            long checks = n;
+            // 7. collisions and grazes (skipped while no bullet can be within either radius)
+            long checks = Count;
             HitThisTick = false;
-            if (n > 0)
-            {
-                x = X; y = Y;
-                long px = Px, py = Py, g2 = grazeR2;
-                // Only skips work: nothing can touch or graze unless the nearest bullet is
-                // within the larger of the two radii.
-                long gate = Math.Max(grazeR2, hitR2);
-                bool anyInGraze = false;
-                for (int i = 0; i < n; i++)
-                {
-                    long dx = x[i] - px, dy = y[i] - py;
-                    if (dx * dx + dy * dy <= gate) { anyInGraze = true; break; }
-                }
-                if (anyInGraze)
-                {
-                    long h2 = hitR2;
-                    long[] gr = GR;
-                    byte[] mask = touchMask;
-                    int nGraze = 0;
-                    bool anyTouch = false;
-                    for (int i = 0; i < n; i++)
-                    {
-                        long dx = x[i] - px, dy = y[i] - py;
-                        long d2 = dx * dx + dy * dy;
-                        if (d2 <= h2)
-                        {
-                            mask[i] = 1;
-                            anyTouch = true;
-                        }
-                        else
-                        {
-                            mask[i] = 0;
-                            if (d2 <= g2 && gr[i] == 0)
-                            {
-                                gr[i] = 1;
-                                nGraze++;
-                            }
-                        }
-                    }
-                    if (nGraze > 0)
-                    {
-                        Grazes += nGraze;
-                        Stats[idx].Grazes += nGraze;
-                    }
-                    if (anyTouch)
-                    {
-                        if (t >= InvulnUntil)
-                        {
-                            Health -= 1;
-                            Hits += 1;
-                            HitTicks.Add(t);
-                            Stats[idx].PlayerHits += 1;
-                            InvulnUntil = t + 1 + pr.InvulnerabilityTicks;
-                            HitThisTick = true;
-                        }
-                        CompactTouching();
-                    }
-                }
-            }
+            if (checks > 0 && (noSkip || t >= safeUntil)) Collide(t, Stats[idx]);
             // 8. statistics
             long alive = Count;
             Alive = alive;
@@ -329,11 +332,72 @@ namespace Gcv.Core
             return active;
         }
 
+        void Collide(long t, PhaseStats st)
+        {
+            int n = Count;
+            long[] s = S, vx = VX, vy = VY;
+            long ox = Program.BossX - Px, oy = Program.BossY - Py;
+            long nearest = long.MaxValue;
+            for (int i = 0; i < n; i++)
+            {
+                long age = t - s[i];
+                long dx = ox + vx[i] * age, dy = oy + vy[i] * age;
+                long d2 = dx * dx + dy * dy;
+                if (d2 < nearest) nearest = d2;
+            }
+            safeUntil = ClearUntil(t, Fixed.IsqrtFloor(nearest) - radiusBound - 1);
+            // Nothing can happen unless the nearest bullet is within the larger radius.
+            if (!(nearest <= grazeR2 || nearest <= hitR2)) return;
+            long h2 = hitR2, g2 = grazeR2;
+            long[] gr = GR;
+            byte[] mask = touchMask;
+            int nGraze = 0;
+            bool anyTouch = false;
+            for (int i = 0; i < n; i++)
+            {
+                long age = t - s[i];
+                long dx = ox + vx[i] * age, dy = oy + vy[i] * age;
+                long d2 = dx * dx + dy * dy;
+                if (d2 <= h2)
+                {
+                    mask[i] = 1;
+                    anyTouch = true;
+                }
+                else
+                {
+                    mask[i] = 0;
+                    if (d2 <= g2 && gr[i] == 0)
+                    {
+                        gr[i] = 1;
+                        nGraze++;
+                    }
+                }
+            }
+            if (nGraze > 0)
+            {
+                Grazes += nGraze;
+                st.Grazes += nGraze;
+            }
+            if (anyTouch)
+            {
+                if (t >= InvulnUntil)
+                {
+                    Health -= 1;
+                    Hits += 1;
+                    HitTicks.Add(t);
+                    st.PlayerHits += 1;
+                    InvulnUntil = t + 1 + Program.InvulnerabilityTicks;
+                    HitThisTick = true;
+                }
+                CompactTouching();
+            }
+        }
+
         void CompactExpired(long t)
         {
             int n = Count, w = 0;
             long md = NoDeath;
-            long[] x = X, y = Y, vx = VX, vy = VY, de = DEATH, ph = PH, gr = GR;
+            long[] sp = S, vx = VX, vy = VY, de = DEATH, ph = PH, gr = GR;
             for (int i = 0; i < n; i++)
             {
                 long d = de[i];
@@ -341,7 +405,7 @@ namespace Gcv.Core
                 {
                     if (w != i)
                     {
-                        x[w] = x[i]; y[w] = y[i]; vx[w] = vx[i]; vy[w] = vy[i];
+                        sp[w] = sp[i]; vx[w] = vx[i]; vy[w] = vy[i];
                         de[w] = d; ph[w] = ph[i]; gr[w] = gr[i];
                     }
                     if (d < md) md = d;
@@ -350,13 +414,14 @@ namespace Gcv.Core
             }
             Count = w;
             minDeath = md;
+            version++;
         }
 
         void CompactTouching()
         {
             int n = Count, w = 0;
             long md = NoDeath;
-            long[] x = X, y = Y, vx = VX, vy = VY, de = DEATH, ph = PH, gr = GR;
+            long[] sp = S, vx = VX, vy = VY, de = DEATH, ph = PH, gr = GR;
             byte[] mask = touchMask;
             for (int i = 0; i < n; i++)
             {
@@ -365,7 +430,7 @@ namespace Gcv.Core
                     long d = de[i];
                     if (w != i)
                     {
-                        x[w] = x[i]; y[w] = y[i]; vx[w] = vx[i]; vy[w] = vy[i];
+                        sp[w] = sp[i]; vx[w] = vx[i]; vy[w] = vy[i];
                         de[w] = d; ph[w] = ph[i]; gr[w] = gr[i];
                     }
                     if (d < md) md = d;
@@ -374,6 +439,7 @@ namespace Gcv.Core
             }
             Count = w;
             minDeath = md;
+            version++;
         }
 
         void Emit(long t)
@@ -407,15 +473,27 @@ namespace Gcv.Core
                 if (vy > 0) k = Math.Min(k, Fixed.FloorDiv(despawnY - by, vy) + 1);
                 else if (vy < 0) k = Math.Min(k, Fixed.FloorDiv(despawnY + by, -vy) + 1);
                 long death = t + k;
-                X[o] = bx; Y[o] = by; VX[o] = vx; VY[o] = vy;
+                S[o] = t; VX[o] = vx; VY[o] = vy;
                 DEATH[o] = death; PH[o] = PhaseIndex; GR[o] = 0;
                 if (death < md) md = death;
                 o++;
             }
             Count = o;
             minDeath = md;
+            version++;
             Spawned += n;
             Stats[PhaseIndex].BulletsSpawned += n;
+            // New bullets start at the boss: bound how soon they can reach the player, who may
+            // still move this tick (step 6) before collisions (step 7).
+            long dbx = bx - Px, dby = by - Py;
+            long dist = Fixed.IsqrtFloor(dbx * dbx + dby * dby);
+            long gap = dist - playerStepMax - radiusBound - 1;
+            safeUntil = Math.Min(safeUntil, gap >= 0 ? ClearUntil(t, gap) : t);
+            if (Player.Kind == PlayerKind.Bot)
+            {
+                gap = dist - playerStepMax - botReach - 1;
+                botClearUntil = Math.Min(botClearUntil, gap >= 0 ? ClearUntil(t, gap) : t);
+            }
         }
 
         // ------------------------------------------------------------------ players
@@ -469,23 +547,38 @@ namespace Gcv.Core
             for (int c = 0; c < 18; c++) clear[c] = cap;
             int n = Count;
             int nn = 0;
-            if (n > 0)
+            long t = posTick;
+            if (n > 0 && (noSkip || t >= botClearUntil))
             {
                 if (nearIdx.Length < n)
                 {
                     int size = Math.Max(n, nearIdx.Length * 2);
                     nearIdx = new int[size]; nearBx = new long[size]; nearBy = new long[size];
+                    nearX = new long[size]; nearY = new long[size];
                 }
-                long px = Px, py = Py, r2 = botReach2;
-                long[] x = X, y = Y;
+                long px = Px, py = Py, r2 = botReach2, bx0 = Program.BossX, by0 = Program.BossY;
+                long[] sp = S, vx = VX, vy = VY;
+                long nearest = long.MaxValue;
                 for (int i = 0; i < n; i++)
                 {
-                    long dx = x[i] - px, dy = y[i] - py;
-                    if (dx * dx + dy * dy < r2) nearIdx[nn++] = i;
+                    long age = t - sp[i];
+                    long x = bx0 + vx[i] * age, y = by0 + vy[i] * age;
+                    long dx = x - px, dy = y - py;
+                    long d2 = dx * dx + dy * dy;
+                    if (d2 < nearest) nearest = d2;
+                    if (d2 < r2)
+                    {
+                        nearIdx[nn] = i; nearX[nn] = x; nearY[nn] = y;
+                        nn++;
+                    }
                 }
+                // Nobody within reach: nobody can be for the next few ticks either.
+                if (nn == 0) botClearUntil = ClearUntil(t, Fixed.IsqrtFloor(nearest) - botReach - 1);
             }
             long half = Fixed.FloorDiv(look, 2);
-            for (int pass = 0; pass < 2; pass++)
+            // With nobody within reach only the last horizon's positions matter (the home
+            // penalty); the clearances stay at the cap.
+            for (int pass = nn > 0 ? 0 : 1; pass < 2; pass++)
             {
                 long h = pass == 0 ? Math.Max(1, half) : look;
                 for (int c = 0; c < 18; c++)
@@ -499,8 +592,8 @@ namespace Gcv.Core
                     for (int j = 0; j < nn; j++)
                     {
                         int i = nearIdx[j];
-                        bxs[j] = X[i] + VX[i] * h;
-                        bys[j] = Y[i] + VY[i] * h;
+                        bxs[j] = nearX[j] + VX[i] * h;
+                        bys[j] = nearY[j] + VY[i] * h;
                     }
                     for (int c = 0; c < 18; c++)
                     {

@@ -454,8 +454,12 @@ inline void WriteJsonString(std::string& out, const std::string& s, bool ensureA
             out += hex[c & 15];
             continue;
         }
-        if (c < 0x80 || !ensureAscii) {
+        if (c < 0x7F || !ensureAscii) {  // ensure_ascii escapes DEL (0x7F) too
             out += static_cast<char>(c);
+            continue;
+        }
+        if (c == 0x7F) {
+            out += "\\u007f";
             continue;
         }
         // Decode one UTF-8 sequence (input strings were validated) and escape it.

@@ -387,6 +387,33 @@ inline size_t Utf8Length(const std::string& s) {
     return n;
 }
 
+// The request's "player" (a union on "kind": scripted | bot | inputs), errors under "player".
+inline bool ReadPlayerSpec(const Json& pl, PlayerSpec& out, FieldReader& r) {
+    std::string kind = r.String(pl, "kind", "player");
+    if (!r.Ok()) return false;
+    if (kind == "scripted") {
+        out.kind = PlayerSpec::Kind::Scripted;
+        r.NoExtra(pl, "player", {"kind"});
+    } else if (kind == "bot") {
+        out.kind = PlayerSpec::Kind::Bot;
+        r.NoExtra(pl, "player", {"kind", "skill"});
+        out.skill = r.String(pl, "skill", "player");
+        if (r.Ok() && out.skill != "novice" && out.skill != "average" && out.skill != "expert")
+            r.Fail("player.skill", "Input should be 'novice', 'average' or 'expert'");
+    } else if (kind == "inputs") {
+        out.kind = PlayerSpec::Kind::Inputs;
+        r.NoExtra(pl, "player", {"kind", "trace"});
+        if (const Json* tr = r.Object(pl, "trace", "player")) {
+            out.traceJson = *tr;
+            ReadInputsTrace(*tr, "player.trace", out.trace, r);
+        }
+    } else {
+        r.Fail("player.kind", "Input tag '" + kind + "' does not match any of the expected tags: "
+                              "'scripted', 'bot', 'inputs'");
+    }
+    return r.Ok();
+}
+
 // The run request model of engine_runners/protocol.py (strict, extra keys forbidden).
 // `doc` must outlive `out` (out.program points into it).
 inline bool ReadRunRequest(const Json& doc, RunRequest& out, std::string& error) {
@@ -411,32 +438,7 @@ inline bool ReadRunRequest(const Json& doc, RunRequest& out, std::string& error)
     out.configHash = r.String(doc, "config_hash", base);
     if (r.Ok() && !IsLowerHex64(out.configHash)) r.Fail("config_hash", "String should match pattern '^[0-9a-f]{64}$'");
     out.seed = r.Int(doc, "seed", base, 0, INT64_MAX);
-    if (const Json* pl = r.Object(doc, "player", base)) {
-        std::string kind = r.String(*pl, "kind", "player");
-        if (r.Ok()) {
-            if (kind == "scripted") {
-                out.player.kind = PlayerSpec::Kind::Scripted;
-                r.NoExtra(*pl, "player", {"kind"});
-            } else if (kind == "bot") {
-                out.player.kind = PlayerSpec::Kind::Bot;
-                r.NoExtra(*pl, "player", {"kind", "skill"});
-                out.player.skill = r.String(*pl, "skill", "player");
-                if (r.Ok() && out.player.skill != "novice" && out.player.skill != "average" &&
-                    out.player.skill != "expert")
-                    r.Fail("player.skill", "Input should be 'novice', 'average' or 'expert'");
-            } else if (kind == "inputs") {
-                out.player.kind = PlayerSpec::Kind::Inputs;
-                r.NoExtra(*pl, "player", {"kind", "trace"});
-                if (const Json* tr = r.Object(*pl, "trace", "player")) {
-                    out.player.traceJson = *tr;
-                    ReadInputsTrace(*tr, "player.trace", out.player.trace, r);
-                }
-            } else {
-                r.Fail("player.kind", "Input tag '" + kind + "' does not match any of the expected tags: "
-                                      "'scripted', 'bot', 'inputs'");
-            }
-        }
-    }
+    if (const Json* pl = r.Object(doc, "player", base)) ReadPlayerSpec(*pl, out.player, r);
     out.playerLabel = r.String(doc, "player_label", base);
     if (r.Ok() && (out.playerLabel.empty() || Utf8Length(out.playerLabel) > 80))
         r.Fail("player_label", "String should have 1 to 80 characters");

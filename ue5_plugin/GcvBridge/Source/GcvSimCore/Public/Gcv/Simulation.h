@@ -11,9 +11,22 @@
 // * Every shift that may see a negative value is a floor shift (Asr); divisions that may
 //   see a negative numerator floor (FloorDiv).
 // * The run's SplitMix64 is drawn only by scatter emission and bot decisions.
+//
+// The exact speed-ups of docs/simulation.md section 6.1, as the Python reference does them
+// (the same formulas, integer for integer, so the two skip the same ticks even for programs
+// no config compiles to):
+// * Implicit motion: a bullet stores its spawn tick S; after its k-th move it is at
+//   boss + k * v, the same integers as k additions. Positions are computed when something
+//   reads them (collisions, the bot, the state hash, renderers through X and Y).
+// * Collision skipping: after a check whose nearest bullet is at d2, no bullet can touch or
+//   graze before safeUntil_ (the gap closes by at most closure_ per tick); a wave lowers the
+//   bound for its new bullets from the boss-player distance.
+// * Bot reach: bullets beyond the reach cannot change a decision; with nobody within reach
+//   the decision depends on the position only (botClearUntil_ bounds how long that lasts).
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,16 +52,99 @@ struct PhaseStats {
 
 enum class RunStatus { Running, Completed, Died };
 
-class Simulation {
+// One coordinate of every bullet after the motion step of the current tick, computed on
+// demand (origin + v * age): indexable like the arrays it replaces, read-only.
+class BulletAxis {
+public:
+    BulletAxis(const std::vector<int32_t>* velocity, const std::vector<int32_t>* spawn, const int64_t* tick,
+               const int64_t* origin)
+        : v_(velocity), s_(spawn), tick_(tick), origin_(origin) {}
+    size_t size() const { return v_->size(); }
+    bool empty() const { return v_->empty(); }
+    int64_t operator[](size_t i) const { return *origin_ + int64_t((*v_)[i]) * (*tick_ - (*s_)[i]); }
+    std::vector<int64_t> ToVector() const {
+        std::vector<int64_t> out(size());
+        for (size_t i = 0; i < out.size(); ++i) out[i] = (*this)[i];
+        return out;
+    }
+
+private:
+    const std::vector<int32_t>* v_;
+    const std::vector<int32_t>* s_;
+    const int64_t* tick_;
+    const int64_t* origin_;
+};
+
+namespace detail {
+
+// Everything a Simulation holds, apart from the X/Y views (which point into it): copying a
+// Simulation copies this and re-points the views at the copy.
+struct SimulationState {
+    Program prog_;
+    PlayerSpec player_;
+    int64_t hitR2_ = 0, grazeR2_ = 0;
+    int64_t reaction_ = 0, look_ = 0, mistakeThreshold_ = 0, botReach_ = 0, botReach2_ = 0;
+    int64_t botStepX_[18] = {}, botStepY_[18] = {};
+    // collision skipping (docs/simulation.md 6.1); noSkip_ when the closure is not positive
+    int64_t playerStepMax_ = 0, closure_ = 0, radiusBound_ = 0;
+    bool noSkip_ = false;
+
+    int64_t seed_ = 0;
+    SplitMix64 rng_;
+    int64_t tick_ = 0, px_ = 0, py_ = 0, health_ = 0, invulnUntil_ = 0, bossHealth_ = 0;
+    int phaseIndex_ = -1;
+    int64_t waveIndex_ = 0, nextWaveTick_ = 0, botMove_ = 0, botNextDecision_ = 0;
+    int64_t posTick_ = 0;          // the last tick whose motion step ran (positions are as of it)
+    int64_t safeUntil_ = 0;        // no touch or graze is possible before this tick
+    int64_t botClearUntil_ = 0;    // no bullet within the bot's reach before this tick
+    int64_t minDeath_ = int64_t(1) << 62;
+    int64_t spawned_ = 0, hits_ = 0, grazes_ = 0, peak_ = 0, alive_ = 0;
+    std::vector<int64_t> hitTicks_, frameUs_, alivePerSecond_;
+    std::vector<std::string> stateHashes_;
+    std::vector<PhaseStats> stats_;
+    RunStatus status_ = RunStatus::Running;
+    std::string endReason_;
+    bool hitThisTick_ = false;
+
+    // Bullets, creation order: spawn tick, velocity, removal tick, phase, grazed flag. Stored as
+    // narrow as the program bounds allow (ticks < 2^22, speeds <= 2^20: the velocity too),
+    // which halves what compaction moves; the state hash widens them to int64 as specified.
+    std::vector<int32_t> S, VX, VY, PH;
+    std::vector<int64_t> DEATH;
+    std::vector<uint8_t> GR;
+
+    // scratch: squared distances to the player (step 7), the bot's bullets within reach, the
+    // state hash's buffer
+    std::vector<int64_t> d2_, nearX_, nearY_, nearVX_, nearVY_, hX_, hY_;
+    mutable std::vector<int64_t> hashScratch_;
+};
+
+inline bool HostIsLittleEndian() {
+    const uint32_t one = 1;
+    unsigned char first;
+    std::memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+}  // namespace detail
+
+class Simulation : private detail::SimulationState {
 public:
     // Bot candidate moves, in this order: stay, then counter-clockwise from +x; then the
     // same nine focused. Ties go to the lowest index.
     static constexpr int kBotMoves = 18;
 
-    Simulation(const Program& program, const PlayerSpec& player) : prog_(program), player_(player) {
+    Simulation(const Program& program, const PlayerSpec& player)
+        : X(&VX, &S, &posTick_, &prog_.bossX), Y(&VY, &S, &posTick_, &prog_.bossY) {
+        prog_ = program;
+        player_ = player;
         const int dirs[9][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
         hitR2_ = prog_.hitRadius * prog_.hitRadius;
         grazeR2_ = prog_.grazeRadius * prog_.grazeRadius;
+        // Speeds are taken as magnitudes: a program with negative speeds moves as fast.
+        int64_t vmax = 0;
+        for (const auto& ph : prog_.phases)
+            for (int64_t v : ph.slotSpeed) vmax = MaxI(vmax, v < 0 ? -v : v);
         if (player_.kind == PlayerSpec::Kind::Bot) {
             const BotSkill* skill = prog_.Skill(player_.skill);
             reaction_ = skill->reactionTicks;
@@ -67,17 +163,31 @@ public:
             }
             // Bullets farther than this can never bring a candidate's clearance under the
             // cap, so leaving them out changes nothing (a pure speed-up, as in Python).
-            // Speeds are taken as magnitudes: a program with negative speeds moves as fast.
-            int64_t vmax = 0;
-            for (const auto& ph : prog_.phases)
-                for (int64_t v : ph.slotSpeed) {
-                    const int64_t a = v < 0 ? -v : v;
-                    if (a > vmax) vmax = a;
-                }
             const int64_t speed = prog_.speed < 0 ? -prog_.speed : prog_.speed;
-            int64_t reach = ISqrt(prog_.clearanceCap) + 1024 + (vmax + speed) * look_;
-            botReach2_ = reach * reach;
+            botReach_ = ISqrt(prog_.clearanceCap) + 1024 + (vmax + speed) * look_;
+            botReach2_ = botReach_ * botReach_;
         }
+        // Per tick the player-bullet gap closes by at most closure_ (vmax, its table slack,
+        // and the player's largest step); R bounds both radii.
+        if (player_.kind == PlayerSpec::Kind::Scripted) {
+            playerStepMax_ = Asr(prog_.ampX * (7 * (Asr(prog_.rateX, 16) + 1) + 2), 16) + 2 +
+                             Asr(prog_.ampY * (7 * (Asr(prog_.rateY, 16) + 1) + 2), 16) + 2;
+        } else {
+            const int64_t s = prog_.speed < 0 ? -prog_.speed : prog_.speed;
+            const int64_t f = prog_.focusSpeed < 0 ? -prog_.focusSpeed : prog_.focusSpeed;
+            playerStepMax_ = MaxI(s, f) + 2;
+        }
+        closure_ = vmax + (vmax >> 15) + 2 + playerStepMax_;
+        // A closure that is not positive bounds nothing (Python then checks every tick too).
+        noSkip_ = closure_ <= 0;
+        radiusBound_ = ISqrt(MaxI(hitR2_, grazeR2_)) + 1;
+    }
+
+    Simulation(const Simulation& other)
+        : detail::SimulationState(other), X(&VX, &S, &posTick_, &prog_.bossX), Y(&VY, &S, &posTick_, &prog_.bossY) {}
+    Simulation& operator=(const Simulation& other) {
+        detail::SimulationState::operator=(other);  // X and Y keep pointing at this object
+        return *this;
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -95,8 +205,10 @@ public:
         nextWaveTick_ = 0;
         botMove_ = 0;
         botNextDecision_ = 0;
-        X.clear();
-        Y.clear();
+        posTick_ = 0;
+        safeUntil_ = 0;
+        botClearUntil_ = 0;
+        S.clear();
         VX.clear();
         VY.clear();
         DEATH.clear();
@@ -133,19 +245,9 @@ public:
             nextWaveTick_ = t;
             stats_[static_cast<size_t>(idx)].startTick = t;
         }
-        // 3. motion
-        const size_t n0 = X.size();
-        {
-            int64_t* x = X.data();
-            int64_t* y = Y.data();
-            const int64_t* vx = VX.data();
-            const int64_t* vy = VY.data();
-            for (size_t i = 0; i < n0; ++i) {
-                x[i] += vx[i];
-                y[i] += vy[i];
-            }
-        }
-        // 4. expiry (stable compaction); min_death only skips work, it changes nothing
+        // 3. motion: implicit (positions are boss + v * (posTick_ - S))
+        posTick_ = t;
+        // 4. expiry (stable compaction); minDeath_ only skips work, it changes nothing
         if (minDeath_ <= t) CompactExpired(t);
         // 5. emission
         if (t == nextWaveTick_) {
@@ -155,52 +257,13 @@ public:
         }
         // 6. player
         MovePlayer(t);
-        // 7. collisions and grazes
+        // 7. collisions and grazes (skipped while no bullet can be within either radius)
         PhaseStats& st = stats_[static_cast<size_t>(idx)];
-        const int64_t checks = static_cast<int64_t>(X.size());
+        const int64_t checks = static_cast<int64_t>(VX.size());
         hitThisTick_ = false;
-        if (checks) {
-            // Every bullet within the hit radius touches; grazes are the others within the
-            // graze radius. The gate below only skips work: nothing can happen unless the
-            // nearest bullet is within the larger of the two radii.
-            const size_t n = X.size();
-            d2_.resize(n);
-            int64_t minD2 = INT64_MAX;
-            for (size_t i = 0; i < n; ++i) {
-                const int64_t dx = X[i] - px_, dy = Y[i] - py_;
-                d2_[i] = dx * dx + dy * dy;
-                if (d2_[i] < minD2) minD2 = d2_[i];
-            }
-            bool touching = false;
-            int64_t nGraze = 0;
-            if (minD2 <= grazeR2_ || minD2 <= hitR2_) {
-                for (size_t i = 0; i < n; ++i) {
-                    if (d2_[i] <= hitR2_) {
-                        touching = true;
-                    } else if (d2_[i] <= grazeR2_ && GR[i] == 0) {
-                        GR[i] = 1;
-                        ++nGraze;
-                    }
-                }
-            }
-            if (nGraze) {
-                grazes_ += nGraze;
-                st.grazes += nGraze;
-            }
-            if (touching) {
-                if (t >= invulnUntil_) {
-                    health_ -= 1;
-                    hits_ += 1;
-                    hitTicks_.push_back(t);
-                    st.playerHits += 1;
-                    invulnUntil_ = t + 1 + prog_.invulnerabilityTicks;
-                    hitThisTick_ = true;
-                }
-                CompactTouching();
-            }
-        }
+        if (checks && (noSkip_ || t >= safeUntil_)) Collide(t, st);
         // 8. statistics
-        const int64_t alive = static_cast<int64_t>(X.size());
+        const int64_t alive = static_cast<int64_t>(VX.size());
         alive_ = alive;
         if (alive > peak_) peak_ = alive;
         st.ticks += 1;
@@ -251,39 +314,53 @@ public:
     }
 
     // ------------------------------------------------------------------ hashing
+    // sha256 of the header and the seven arrays as little-endian int64, fed in whole arrays.
     std::string StateHash() const {
-        const int64_t header[16] = {tick_,
-                                    px_,
-                                    py_,
-                                    health_,
-                                    invulnUntil_,
-                                    bossHealth_,
-                                    phaseIndex_,
-                                    waveIndex_,
-                                    nextWaveTick_,
-                                    static_cast<int64_t>(rng_.state),
-                                    botMove_,
-                                    botNextDecision_,
-                                    spawned_,
-                                    hits_,
-                                    grazes_,
-                                    static_cast<int64_t>(X.size())};
-        Sha256 h;
-        uint8_t buf[8 * 64];
-        size_t used = 0;
-        auto put = [&](int64_t v) {
-            uint64_t u = static_cast<uint64_t>(v);
-            for (int b = 0; b < 8; ++b) buf[used++] = static_cast<uint8_t>(u >> (8 * b));  // little-endian
-            if (used == sizeof buf) {
-                h.Update(buf, used);
-                used = 0;
-            }
-        };
-        for (int64_t v : header) put(v);
-        for (const std::vector<int64_t>* arr : {&X, &Y, &VX, &VY, &DEATH, &PH, &GR})
-            for (int64_t v : *arr) put(v);
-        h.Update(buf, used);
-        return h.HexDigest();
+        const size_t n = VX.size();
+        std::vector<int64_t>& buf = hashScratch_;
+        buf.resize(16 + 7 * n);
+        int64_t* h = buf.data();
+        h[0] = tick_;
+        h[1] = px_;
+        h[2] = py_;
+        h[3] = health_;
+        h[4] = invulnUntil_;
+        h[5] = bossHealth_;
+        h[6] = phaseIndex_;
+        h[7] = waveIndex_;
+        h[8] = nextWaveTick_;
+        h[9] = static_cast<int64_t>(rng_.state);
+        h[10] = botMove_;
+        h[11] = botNextDecision_;
+        h[12] = spawned_;
+        h[13] = hits_;
+        h[14] = grazes_;
+        h[15] = static_cast<int64_t>(n);
+        // header, then X, Y, VX, VY, DEATH, PH, GR as int64: one contiguous buffer, one Update
+        int64_t* xs = h + 16;
+        int64_t* ys = xs + n;
+        int64_t* vxs = ys + n;
+        int64_t* vys = vxs + n;
+        int64_t* deaths = vys + n;
+        int64_t* phs = deaths + n;
+        int64_t* grs = phs + n;
+        const int64_t bx = prog_.bossX, by = prog_.bossY, t = posTick_;
+        for (size_t i = 0; i < n; ++i) {
+            const int64_t age = t - S[i];
+            vxs[i] = VX[i];
+            vys[i] = VY[i];
+            xs[i] = bx + vxs[i] * age;
+            ys[i] = by + vys[i] * age;
+            phs[i] = PH[i];
+            grs[i] = GR[i];
+        }
+        if (n) std::memcpy(deaths, DEATH.data(), n * sizeof(int64_t));
+        Sha256 sha;
+        if (detail::HostIsLittleEndian())
+            sha.Update(buf.data(), buf.size() * sizeof(int64_t));
+        else
+            sha.UpdateInt64LE(buf.data(), buf.size());
+        return sha.HexDigest();
     }
 
     // The state the hash covers, as JSON (field names as the Python test helpers use), for
@@ -298,10 +375,12 @@ public:
             {"next_wave_tick", nextWaveTick_}, {"rng_state", static_cast<int64_t>(rng_.state)},
             {"bot_move", botMove_},    {"bot_next_decision", botNextDecision_},
             {"spawned", spawned_},     {"hits", hits_},
-            {"grazes", grazes_},       {"bullet_count", static_cast<int64_t>(X.size())}};
+            {"grazes", grazes_},       {"bullet_count", static_cast<int64_t>(VX.size())}};
         for (const auto& h : header) s.Set(h.first, Json::MakeInt(h.second));
+        const std::vector<int64_t> xs = X.ToVector(), ys = Y.ToVector(), vxs(VX.begin(), VX.end()),
+                                   vys(VY.begin(), VY.end()), phs(PH.begin(), PH.end()), grs(GR.begin(), GR.end());
         const std::pair<const char*, const std::vector<int64_t>*> arrays[7] = {
-            {"X", &X}, {"Y", &Y}, {"VX", &VX}, {"VY", &VY}, {"DEATH", &DEATH}, {"PH", &PH}, {"GR", &GR}};
+            {"X", &xs}, {"Y", &ys}, {"VX", &vxs}, {"VY", &vys}, {"DEATH", &DEATH}, {"PH", &phs}, {"GR", &grs}};
         for (const auto& a : arrays) {
             Json arr = Json::MakeArray();
             for (int64_t v : *a.second) arr.Push(Json::MakeInt(v));
@@ -334,32 +413,16 @@ public:
     const std::vector<std::string>& stateHashes() const { return stateHashes_; }
     const std::vector<PhaseStats>& stats() const { return stats_; }
 
-    // Bullet arrays, creation order (read-only for renderers).
-    std::vector<int64_t> X, Y, VX, VY, DEATH, PH, GR;
+    // Bullet arrays, creation order (read-only for renderers). X and Y are computed from the
+    // spawn tick and the velocity when read.
+    using detail::SimulationState::VX;
+    using detail::SimulationState::VY;
+    using detail::SimulationState::DEATH;
+    using detail::SimulationState::PH;
+    using detail::SimulationState::GR;
+    BulletAxis X, Y;
 
 private:
-    Program prog_;
-    PlayerSpec player_;
-    int64_t hitR2_ = 0, grazeR2_ = 0;
-    int64_t reaction_ = 0, look_ = 0, mistakeThreshold_ = 0, botReach2_ = 0;
-    int64_t botStepX_[kBotMoves] = {}, botStepY_[kBotMoves] = {};
-
-    int64_t seed_ = 0;
-    SplitMix64 rng_;
-    int64_t tick_ = 0, px_ = 0, py_ = 0, health_ = 0, invulnUntil_ = 0, bossHealth_ = 0;
-    int phaseIndex_ = -1;
-    int64_t waveIndex_ = 0, nextWaveTick_ = 0, botMove_ = 0, botNextDecision_ = 0;
-    int64_t minDeath_ = int64_t(1) << 62;
-    int64_t spawned_ = 0, hits_ = 0, grazes_ = 0, peak_ = 0, alive_ = 0;
-    std::vector<int64_t> hitTicks_, frameUs_, alivePerSecond_;
-    std::vector<std::string> stateHashes_;
-    std::vector<PhaseStats> stats_;
-    RunStatus status_ = RunStatus::Running;
-    std::string endReason_;
-    bool hitThisTick_ = false;
-    // scratch: squared distances to the player (step 7), the bot's prefiltered bullets
-    std::vector<int64_t> d2_, nearX_, nearY_, nearVX_, nearVY_;
-
     // Last phase whose trigger ratio is >= health / max_health (exact integer comparison).
     int PhaseIndexFor(int64_t health) const {
         int active = 0;
@@ -368,57 +431,111 @@ private:
         return active;
     }
 
-    void RecomputeMinDeath() {
+    // t + 1 + gap // closure for gap >= 0 (the ticks no bullet can close the gap in).
+    int64_t ClearUntil(int64_t t, int64_t gap) const { return t + 1 + (gap >= 0 && !noSkip_ ? gap / closure_ : 0); }
+
+    void Collide(int64_t t, PhaseStats& st) {
+        const size_t n = VX.size();
+        const int32_t* s = S.data();
+        const int32_t* vx = VX.data();
+        const int32_t* vy = VY.data();
+        d2_.resize(n);
+        int64_t* d2s = d2_.data();
+        const int64_t ox = prog_.bossX - px_, oy = prog_.bossY - py_;
+        int64_t nearest = INT64_MAX;
+        for (size_t i = 0; i < n; ++i) {
+            const int64_t age = t - s[i];
+            const int64_t dx = ox + int64_t(vx[i]) * age, dy = oy + int64_t(vy[i]) * age;
+            const int64_t d2 = dx * dx + dy * dy;
+            d2s[i] = d2;
+            if (d2 < nearest) nearest = d2;
+        }
+        safeUntil_ = ClearUntil(t, ISqrt(nearest) - radiusBound_ - 1);
+        // Nothing can happen unless the nearest bullet is within the larger radius.
+        if (!(nearest <= grazeR2_ || nearest <= hitR2_)) return;
+        // Every bullet within the hit radius touches; grazes are the others within the
+        // graze radius. Touching bullets are removed below (stable), in every case.
+        bool touching = false;
+        int64_t nGraze = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const int64_t d2 = d2s[i];
+            if (d2 <= hitR2_) {
+                touching = true;
+            } else if (d2 <= grazeR2_ && GR[i] == 0) {
+                GR[i] = 1;
+                ++nGraze;
+            }
+        }
+        if (nGraze) {
+            grazes_ += nGraze;
+            st.grazes += nGraze;
+        }
+        if (touching) {
+            if (t >= invulnUntil_) {
+                health_ -= 1;
+                hits_ += 1;
+                hitTicks_.push_back(t);
+                st.playerHits += 1;
+                invulnUntil_ = t + 1 + prog_.invulnerabilityTicks;
+                hitThisTick_ = true;
+            }
+            CompactTouching();
+        }
+    }
+
+    // Keeps the bullets for which keep(i) holds, in order; minDeath_ becomes the kept minimum.
+    // Bullets leave in clusters (a wave's lifetime, a side of the arena), so the kept ones are
+    // moved run by run: long runs with memmove, short ones element by element.
+    template <typename T>
+    static void MoveRun(std::vector<T>& a, size_t to, size_t from, size_t len) {
+        T* p = a.data();
+        if (len >= 16)
+            std::memmove(p + to, p + from, len * sizeof(T));
+        else
+            for (size_t j = 0; j < len; ++j) p[to + j] = p[from + j];
+    }
+
+    template <typename Keep>
+    void Compact(Keep keep) {
+        const size_t n = VX.size();
+        const int64_t* death = DEATH.data();
         int64_t m = int64_t(1) << 62;
-        for (int64_t d : DEATH)
-            if (d < m) m = d;
+        size_t w = 0;
+        for (; w < n && keep(w); ++w) m = MinI(m, death[w]);  // nothing moves before the first removal
+        size_t i = w;
+        while (i < n) {
+            while (i < n && !keep(i)) ++i;
+            const size_t start = i;
+            for (; i < n && keep(i); ++i) m = MinI(m, death[i]);
+            const size_t len = i - start;
+            if (len) {
+                MoveRun(S, w, start, len);
+                MoveRun(VX, w, start, len);
+                MoveRun(VY, w, start, len);
+                MoveRun(DEATH, w, start, len);
+                MoveRun(PH, w, start, len);
+                MoveRun(GR, w, start, len);
+            }
+            w += len;
+        }
+        S.resize(w);
+        VX.resize(w);
+        VY.resize(w);
+        DEATH.resize(w);
+        PH.resize(w);
+        GR.resize(w);
         minDeath_ = m;
     }
 
     void CompactExpired(int64_t t) {
-        const size_t n = X.size();
-        size_t w = 0;
-        for (size_t i = 0; i < n; ++i) {
-            if (DEATH[i] > t) {
-                if (w != i) MoveBullet(i, w);
-                ++w;
-            }
-        }
-        Truncate(w);
-        RecomputeMinDeath();
+        const int64_t* death = DEATH.data();
+        Compact([death, t](size_t i) { return death[i] > t; });
     }
 
-    void CompactTouching() {  // uses d2_ from step 7 (positions have not moved since)
-        const size_t n = X.size();
-        size_t w = 0;
-        for (size_t i = 0; i < n; ++i) {
-            if (d2_[i] > hitR2_) {
-                if (w != i) MoveBullet(i, w);
-                ++w;
-            }
-        }
-        Truncate(w);
-        RecomputeMinDeath();
-    }
-
-    void MoveBullet(size_t from, size_t to) {
-        X[to] = X[from];
-        Y[to] = Y[from];
-        VX[to] = VX[from];
-        VY[to] = VY[from];
-        DEATH[to] = DEATH[from];
-        PH[to] = PH[from];
-        GR[to] = GR[from];
-    }
-
-    void Truncate(size_t n) {
-        X.resize(n);
-        Y.resize(n);
-        VX.resize(n);
-        VY.resize(n);
-        DEATH.resize(n);
-        PH.resize(n);
-        GR.resize(n);
+    void CompactTouching() {  // uses d2_ from Collide (positions have not moved since)
+        const int64_t* d2s = d2_.data();
+        const int64_t r2 = hitR2_;
+        Compact([d2s, r2](size_t i) { return d2s[i] > r2; });
     }
 
     void Emit(int64_t t) {
@@ -429,7 +546,13 @@ private:
         const int64_t aim = ph.aim ? IAtan2(py_ - by, px_ - bx) : 0;
         const SinTable& sines = Sines();
         const int64_t life = ph.lifetimeTicks;
-        X.reserve(X.size() + n);
+        const size_t size = VX.size() + n;
+        S.reserve(size);
+        VX.reserve(size);
+        VY.reserve(size);
+        DEATH.reserve(size);
+        PH.reserve(size);
+        GR.reserve(size);
         for (size_t j = 0; j < n; ++j) {
             int64_t base = rot * ph.slotSign[j] + ph.slotOffset[j] + aim;
             if (ph.scatter) base += rng_.Below(ph.scatterSpan);
@@ -445,10 +568,9 @@ private:
             if (vy > 0) k = MinI(k, FloorDiv(prog_.despawnY - by, vy) + 1);
             if (vy < 0) k = MinI(k, FloorDiv(prog_.despawnY + by, -vy) + 1);
             const int64_t death = t + k;
-            X.push_back(bx);
-            Y.push_back(by);
-            VX.push_back(vx);
-            VY.push_back(vy);
+            S.push_back(static_cast<int32_t>(t));
+            VX.push_back(static_cast<int32_t>(vx));
+            VY.push_back(static_cast<int32_t>(vy));
             DEATH.push_back(death);
             PH.push_back(phaseIndex_);
             GR.push_back(0);
@@ -456,6 +578,16 @@ private:
         }
         spawned_ += static_cast<int64_t>(n);
         stats_[static_cast<size_t>(phaseIndex_)].bulletsSpawned += static_cast<int64_t>(n);
+        // New bullets start at the boss: bound how soon they can reach the player, who may
+        // still move this tick (step 6) before collisions (step 7).
+        const int64_t dbx = bx - px_, dby = by - py_;
+        const int64_t dist = ISqrt(dbx * dbx + dby * dby);
+        int64_t gap = dist - playerStepMax_ - radiusBound_ - 1;
+        safeUntil_ = MinI(safeUntil_, gap >= 0 ? ClearUntil(t, gap) : t);
+        if (player_.kind == PlayerSpec::Kind::Bot) {
+            gap = dist - playerStepMax_ - botReach_ - 1;
+            botClearUntil_ = MinI(botClearUntil_, gap >= 0 ? ClearUntil(t, gap) : t);
+        }
     }
 
     void MovePlayer(int64_t t) {
@@ -490,39 +622,75 @@ private:
     }
 
     int64_t BotDecide() {
+        int64_t best = BotBest();
+        if (static_cast<int64_t>(rng_.NextU64() >> 32) < mistakeThreshold_) best = rng_.Below(kBotMoves);
+        return best;
+    }
+
+    // The lowest index of the highest score: clearance (capped) minus the home penalty at
+    // the full look-ahead.
+    int64_t BotBest() {
         const int64_t hw = prog_.halfWidth, hh = prog_.halfHeight;
-        int64_t clear[kBotMoves];
-        int64_t cx[kBotMoves], cy[kBotMoves];
-        for (int c = 0; c < kBotMoves; ++c) clear[c] = prog_.clearanceCap;
+        const int64_t t = posTick_;
         nearX_.clear();
         nearY_.clear();
         nearVX_.clear();
         nearVY_.clear();
-        const size_t n = X.size();
-        for (size_t i = 0; i < n; ++i) {
-            int64_t dx = X[i] - px_, dy = Y[i] - py_;
-            if (dx * dx + dy * dy < botReach2_) {
-                nearX_.push_back(X[i]);
-                nearY_.push_back(Y[i]);
-                nearVX_.push_back(VX[i]);
-                nearVY_.push_back(VY[i]);
+        const size_t n = VX.size();
+        if (n && (noSkip_ || t >= botClearUntil_)) {
+            const int32_t* s = S.data();
+            const int32_t* vx = VX.data();
+            const int32_t* vy = VY.data();
+            const int64_t bx = prog_.bossX, by = prog_.bossY;
+            int64_t nearest = INT64_MAX;
+            for (size_t i = 0; i < n; ++i) {
+                const int64_t age = t - s[i];
+                const int64_t x = bx + int64_t(vx[i]) * age, y = by + int64_t(vy[i]) * age;
+                const int64_t dx = x - px_, dy = y - py_;
+                const int64_t d2 = dx * dx + dy * dy;
+                if (d2 < nearest) nearest = d2;
+                if (d2 < botReach2_) {
+                    nearX_.push_back(x);
+                    nearY_.push_back(y);
+                    nearVX_.push_back(vx[i]);
+                    nearVY_.push_back(vy[i]);
+                }
             }
+            // Nobody within reach: nobody can be for the next few ticks either.
+            if (nearX_.empty()) botClearUntil_ = ClearUntil(t, ISqrt(nearest) - botReach_ - 1);
         }
+        int64_t clear[kBotMoves];
+        int64_t cx[kBotMoves], cy[kBotMoves];
+        for (int c = 0; c < kBotMoves; ++c) clear[c] = prog_.clearanceCap;
         const size_t m = nearX_.size();
+        hX_.resize(m);
+        hY_.resize(m);
+        // With nobody within reach only the last horizon's positions matter (the home
+        // penalty); the clearances stay at the cap.
         const int64_t horizons[2] = {MaxI(1, look_ / 2), look_};
-        for (int64_t h : horizons) {
+        for (int hi = m ? 0 : 1; hi < 2; ++hi) {
+            const int64_t h = horizons[hi];
             for (int c = 0; c < kBotMoves; ++c) {
                 cx[c] = ClampI(px_ + botStepX_[c] * h, -hw, hw);
                 cy[c] = ClampI(py_ + botStepY_[c] * h, -hh, hh);
             }
+            // Where each bullet within reach will be at this horizon, then each candidate's
+            // nearest of them (the minimum kept in a register, bullets streamed).
+            int64_t* hx = hX_.data();
+            int64_t* hy = hY_.data();
             for (size_t i = 0; i < m; ++i) {
-                const int64_t bx = nearX_[i] + nearVX_[i] * h;
-                const int64_t by = nearY_[i] + nearVY_[i] * h;
-                for (int c = 0; c < kBotMoves; ++c) {
-                    const int64_t ddx = bx - cx[c], ddy = by - cy[c];
+                hx[i] = nearX_[i] + nearVX_[i] * h;
+                hy[i] = nearY_[i] + nearVY_[i] * h;
+            }
+            for (int c = 0; c < kBotMoves; ++c) {
+                const int64_t x = cx[c], y = cy[c];
+                int64_t best = clear[c];
+                for (size_t i = 0; i < m; ++i) {
+                    const int64_t ddx = hx[i] - x, ddy = hy[i] - y;
                     const int64_t d2 = ddx * ddx + ddy * ddy;
-                    if (d2 < clear[c]) clear[c] = d2;
+                    if (d2 < best) best = d2;
                 }
+                clear[c] = best;
             }
         }
         int64_t best = 0, bestScore = 0;
@@ -534,7 +702,6 @@ private:
                 bestScore = score;
             }
         }
-        if (static_cast<int64_t>(rng_.NextU64() >> 32) < mistakeThreshold_) best = rng_.Below(kBotMoves);
         return best;
     }
 };
