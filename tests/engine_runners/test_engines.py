@@ -386,5 +386,12 @@ def test_gcv_run_end_to_end_on_a_harness(tmp_path: Path, monkeypatch: pytest.Mon
     assert summary["status"] == "evidence_ready"
     assert summary["engine"] == engine
     assert summary["engines_used"] == [expected]  # the evidence names the harness, not the engine
+    # and so does everything a person reads: the list, the status, the report
+    wf = summary["workflow_id"]
+    listed = CliRunner().invoke(app, ["list"], env={"COLUMNS": "200"})
+    status = CliRunner().invoke(app, ["status", wf], env={"COLUMNS": "200"})
+    report = Path(summary["evidence"]["report"]).read_text(encoding="utf-8")
+    for text in (listed.stdout, status.stdout, report):
+        assert f"{expected} (asked {engine})" in text or f"{expected} (requested {engine})" in text, text[-2000:]
     py = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--json"])
     assert json.loads(py.stdout)["final_candidate_hash"] == summary["final_candidate_hash"]

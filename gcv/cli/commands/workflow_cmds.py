@@ -81,12 +81,20 @@ def _print_summary(engine, state) -> None:
         con.print("[bold]trace[/]")
         for line in s["trace"]:
             con.print(f"  {line}", markup=False, soft_wrap=True)
+    con.print(f"engine: {_ran(s['engine'], s['engines_used'])}", markup=False)
     con.print(f"runs {s['runs_used']} (candidates {s['candidate_runs_used']}), model calls {s['model_calls_used']}, "
               f"tokens {s['tokens_used']}  |  workspace {s['workspace']}", markup=False)
 
 
 def _when(ts: float | None) -> str:
     return "-" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+
+
+def _ran(requested: str, used: list[str]) -> str:
+    """What actually ran (a harness is named as the harness), else what was requested."""
+    if not used:
+        return f"{requested} (not run)"
+    return ", ".join(used) + ("" if used == [requested] else f" (asked {requested})")
 
 
 def _evidence(engine, state, json_mode: bool) -> dict[str, str]:
@@ -187,7 +195,8 @@ def run(
     settings = Settings(engine=engine_name, provider=provider, seed=seed, budgets=budgets, population=pop)
     wf_id = engine.create(request, base, settings, baseline_source=source)
     if not json_mode:
-        console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name}, provider {provider})",
+        console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name} requested, "
+                                   f"provider {provider})",
                                    markup=False)
     state = _advance(engine, wf_id, json_mode)
     if state.status == "awaiting_authorization":
@@ -316,7 +325,8 @@ def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
         return
     table = Table("workflow", "status", "engine", "provider", "request")
     for row in rows:
-        table.add_row(row["id"], row["status"], row["engine"], row["provider"], row["request"][:60])
+        table.add_row(row["id"], row["status"], _ran(row["engine"], row.get("engines_used") or []), row["provider"],
+                      row["request"][:60])
     console().print(table)
 
 @app.command("answer")
