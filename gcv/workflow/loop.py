@@ -55,6 +55,7 @@ from gcv.repair.models import ReviewVerdict
 from gcv.repair.policy import allowed_intents, gate
 from gcv.store.catalog import Workspace
 from gcv.store.errors import CorruptLog, StoreError
+from gcv.store.locks import WorkflowLock
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.validation.diff import diff_configs
 from gcv.validation.validate import validate
@@ -146,6 +147,10 @@ class WorkflowLoop:
         if not d.state_path.is_file():
             raise WorkflowError(f"no workflow {wf_id!r} in {self.ws.root}; see `gcv list`")
         return d
+
+    def lock(self, wf_id: str) -> WorkflowLock:
+        """The workflow's writer lock, for a command that does several steps as one writer."""
+        return self._dir(wf_id).lock()
 
     def load(self, wf_id: str) -> tuple[WorkflowDir, WorkflowState]:
         """The workflow's folder and typed state, read only (nothing is changed)."""

@@ -53,7 +53,7 @@ def test_a_signal_to_gcv_run_ends_the_engine_tree_and_the_workflow_resumes(tmp_p
     proc.send_signal(sig)
     proc.communicate(timeout=30)
     assert time.monotonic() - sent < 10
-    assert proc.returncode != 0
+    assert proc.returncode == 130  # interrupted, resumable
     assert wait_gone(grandchild), "the engine's grandchild (own session) survived the signal"
     run_dir = pid_files[0].parent
     assert not (run_dir / "engine.lock").exists()  # released: resume may use the folder
@@ -106,3 +106,25 @@ print("ok")
     assert out.stdout.strip() == "ok", out.stderr
     assert wait_gone(int((tmp_path / "pid").read_text()))
 
+
+
+@pytest.mark.slow
+def test_a_second_writer_is_refused_at_once_with_the_holders_pid(tmp_path: Path) -> None:
+    """Two `gcv resume WF` at once would run the same engine step twice and break the hash chain."""
+    proc = _gcv(["run", REQUEST, "--engine", "unity", "--yes", "--json"], _env(tmp_path, "hang"), tmp_path)
+    try:
+        pid_files = _wait_for("ws/workflows/*/runs/*/child.pid", tmp_path)
+        assert pid_files
+        wf = pid_files[0].parent.parent.parent.name
+        events = (tmp_path / "ws" / "workflows" / wf / "events.jsonl").read_bytes()
+        for command in (["resume", wf, "--json"], ["decide", wf, "rollback", "--actor", "x", "--json"]):
+            started = time.monotonic()
+            second = subprocess.run([sys.executable, "-c", "from gcv.cli.app import main; main()", *command],
+                                    env=_env(tmp_path, "ok"), cwd=tmp_path, capture_output=True, timeout=60)
+            assert time.monotonic() - started < 15  # at once, not after the first one finishes
+            out = json.loads(second.stdout)
+            assert second.returncode == 2 and f"in use by PID {proc.pid}" in out["error"], out
+        assert (tmp_path / "ws" / "workflows" / wf / "events.jsonl").read_bytes() == events  # nothing written
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)

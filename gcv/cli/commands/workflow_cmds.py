@@ -10,12 +10,14 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, NoReturn, Optional
 
 import typer
 from rich.table import Table
 
 from gcv.cli.output import console, emit_json, fail_usage
+
+EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM: the workflow is resumable
 
 
 baselines_app = typer.Typer(help="The baseline registry: versions with provenance.", no_args_is_help=True)
@@ -133,12 +135,33 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True) -> None:
 
 
 def _advance(engine, wf_id: str, json_mode: bool):
+    """Run the loop until it waits for a person. Progress goes to stderr: a spinner in a terminal,
+    one line per step when piped (a CI log shows where a long run is). An interrupt (Ctrl-C, or
+    the SIGTERM a CI cancel sends) leaves the workflow resumable and exits 130."""
     err = console(stderr=True)
-    if json_mode or not err.is_terminal:
-        return engine.advance(wf_id)
-    with err.status("verifying...") as status:
-        engine.on_progress = lambda text: status.update(f"verifying: {text}")
-        return engine.advance(wf_id)
+    try:
+        if json_mode:
+            return engine.advance(wf_id)
+        if not err.is_terminal:
+            engine.on_progress = lambda text: err.print(f"  ... {text}", markup=False, highlight=False)
+            return engine.advance(wf_id)
+        with err.status("verifying...") as status:
+            engine.on_progress = lambda text: status.update(f"verifying: {text}")
+            return engine.advance(wf_id)
+    except KeyboardInterrupt:
+        _interrupted(engine, wf_id, json_mode)
+
+
+def _interrupted(engine, wf_id: str, json_mode: bool) -> NoReturn:
+    """The step that was running is redone by `gcv resume` (its engine processes were ended)."""
+    _, state = engine.load(wf_id)
+    message = f"interrupted during {state.status}; nothing is lost: continue with gcv resume {wf_id}"
+    if json_mode:
+        emit_json({"workflow_id": wf_id, "status": str(state.status), "interrupted": True, "message": message,
+                   "exit_code": EXIT_INTERRUPTED})
+    else:
+        console(stderr=True).print(message, markup=False)
+    raise typer.Exit(EXIT_INTERRUPTED)
 
 
 app = typer.Typer()
@@ -198,24 +221,27 @@ def run(
         console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name} requested, "
                                    f"provider {provider})",
                                    markup=False)
-    state = _advance(engine, wf_id, json_mode)
-    if state.status == "awaiting_authorization":
-        if yes:
-            engine.authorize(wf_id, actor=default_actor(), via="--yes")
-        elif sys.stdin.isatty() and not json_mode:
-            ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on {engine_name}?",
-                               default=False)
-            if not ok:
-                console(stderr=True).print(f"not authorized; later: gcv authorize {wf_id} --actor NAME", markup=False)
-                _finish(engine, state, json_mode)
-            engine.authorize(wf_id, actor=default_actor(), via="interactive prompt")
-        else:
-            if not json_mode:
-                console(stderr=True).print(f"awaiting authorization: gcv authorize {wf_id} --actor NAME "
-                                           f"&& gcv resume {wf_id}", markup=False)
-            _finish(engine, state, json_mode)
+    with engine.lock(wf_id):  # one writer for the whole command (the console is another)
         state = _advance(engine, wf_id, json_mode)
-    _finish(engine, state, json_mode)
+        if state.status == "awaiting_authorization":
+            if yes:
+                engine.authorize(wf_id, actor=default_actor(), via="--yes")
+            elif sys.stdin.isatty() and not json_mode:
+                ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on {engine_name}?",
+                                   default=False)
+                if not ok:
+                    console(stderr=True).print(f"not authorized; later: gcv authorize {wf_id} --actor NAME",
+                                               markup=False)
+                    _finish(engine, state, json_mode)
+                engine.authorize(wf_id, actor=default_actor(), via="interactive prompt")
+            else:
+                if not json_mode:
+                    console(stderr=True).print(f"awaiting authorization: gcv authorize {wf_id} --actor NAME "
+                                               f"&& gcv resume {wf_id}", markup=False)
+                _finish(engine, state, json_mode)
+            state = _advance(engine, wf_id, json_mode)
+        _finish(engine, state, json_mode)
+
 
 @app.command("authorize")
 def authorize(
@@ -263,10 +289,18 @@ def resume(wf_id: str = typer.Argument(..., metavar="WF"),
 
     engine = _engine(json_mode)
     try:
-        state = _advance(engine, wf_id, json_mode)
+        lock = engine.lock(wf_id)
+        lock.acquire()  # one writer for the whole command: a second resume is refused at once
     except (WorkflowError, StoreError) as exc:
         fail_usage(str(exc), json_mode=json_mode)
-    _finish(engine, state, json_mode)
+    try:
+        try:
+            state = _advance(engine, wf_id, json_mode)
+        except (WorkflowError, StoreError) as exc:
+            fail_usage(str(exc), json_mode=json_mode)
+        _finish(engine, state, json_mode)
+    finally:
+        lock.release()
 
 @app.command("status")
 def status(wf_id: str = typer.Argument(..., metavar="WF"),
