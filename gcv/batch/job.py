@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from engine_runners.registry import get_runner
+from gcv.analysis import analyze
 from gcv.batch import results as res
 from gcv.batch.executors import ExecutorError, iter_rows, make_executor
 from gcv.batch.gate import GateResult, GateRule, evaluate_gate
@@ -54,11 +55,28 @@ class BatchOutcome:
     rows: list[dict[str, Any]]            # the table (every attempt, matrix order)
     notes: list[str] = field(default_factory=list)
     elapsed_seconds: float = 0.0
+    fair_fight: list[dict[str, Any]] = field(default_factory=list)  # per config, when the spec asks
 
     def as_dict(self) -> dict[str, Any]:
         return {"exit_code": self.exit_code, "interrupted": self.interrupted, "counts": self.counts,
                 "summary": self.summary, "gate": self.gate.as_dict(), "paths": self.paths,
-                "notes": self.notes, "elapsed_seconds": round(self.elapsed_seconds, 3)}
+                "notes": self.notes, "elapsed_seconds": round(self.elapsed_seconds, 3),
+                **({"fair_fight": self.fair_fight} if self.fair_fight else {})}
+
+
+FAIR_FIGHT_BUDGET_SECONDS = 60.0
+
+
+def fair_fight_row(config: Any, label: str, seed: int) -> dict[str, Any]:
+    """One config's fair-fight verdict and its tightest moment (the designer's "how tight is it")."""
+    report = analyze(config, seed=seed, budget_seconds=FAIR_FIGHT_BUDGET_SECONDS)
+    area = report.safe_area
+    return {"config_label": label, "seed": seed, "verdict": report.verdict,
+            "min_safe_area_percent": None if area.tightest_milli is None else area.tightest_milli / 10,
+            "tightest_tick": area.tightest_tick, "tightest_phase_id": area.tightest_phase_id,
+            "unfair_tick": report.unfair.tick if report.unfair else None,
+            "phases": [{"phase_id": p.phase_id, "min_safe_area_percent": p.min_milli / 10, "tick": p.min_tick}
+                       for p in area.phases]}
 
 
 def _manifest(resolved: ResolvedBatch, matrix: Matrix) -> dict[str, Any]:
@@ -186,7 +204,9 @@ def run_job(resolved: ResolvedBatch, *, executor: str = "local", workers: int = 
         code = EXIT_OK
     paths.update(log=str(log_path), manifest=str(out / res.MANIFEST_FILE),
                  summary=str(out / res.SUMMARY_FILE), output_dir=str(out))
+    fair = ([fair_fight_row(c.config, c.label, matrix.cells[0].seed if matrix.cells else 0)
+             for c in resolved.configs] if resolved.spec.fair_fight and not interrupted else [])
     outcome = BatchOutcome(code, interrupted, counts, summary, gate, paths, table, notes,
-                           time.monotonic() - started)
+                           time.monotonic() - started, fair)
     res.write_json(out / res.SUMMARY_FILE, outcome.as_dict())
     return outcome

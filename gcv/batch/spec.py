@@ -216,6 +216,8 @@ class BatchSpec(_Strict):
     timeout_seconds: float = Field(600.0, gt=0, le=MAX_TIMEOUT,
                                    description="per run, for out-of-process engines")
     retries: int = Field(1, ge=0, le=MAX_RETRIES, description="extra attempts for a run that errors")
+    fair_fight: bool = Field(False, description="also run the fair-fight analysis once per config (at the first "
+                                                "seed): its verdict and minimum safe area go into the summary")
     output: str | None = Field(None, min_length=1, max_length=1000,
                                description="output folder (relative to the spec); "
                                            "default <workspace>/batches/<spec name>")
@@ -359,6 +361,7 @@ class ResolvedConfig:
     config_hash: str
     program: dict[str, Any]
     source: str             # the file read, or the registry version
+    config: Any = None      # the validated BulletHellConfig (the fair-fight analysis reads it)
 
 
 @dataclass
@@ -438,7 +441,7 @@ def resolve_spec(spec: BatchSpec, spec_path: str | os.PathLike[str], *,
             notes.append(f"configs[{i}] {entry!r} is the same config as {seen[digest]!r}; it runs once")
             continue
         seen[digest] = entry
-        configs.append(ResolvedConfig(entry, label, digest, program, source))
+        configs.append(ResolvedConfig(entry, label, digest, program, source, config))
     stems = [c.label for c in configs]
     for c in configs:
         if stems.count(c.label) > 1:  # two files with one name in different folders

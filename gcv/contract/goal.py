@@ -44,6 +44,10 @@ class DesignerConstraints(Strict):
     max_alive_bullets: Int(ge=1, le=100000) | None = None  # type: ignore[valid-type]
     min_low_fps: Dec(ge=0, le=1000) | None = None  # type: ignore[valid-type]
     max_player_hits: Int(ge=0, le=1000) | None = None  # type: ignore[valid-type]
+    # "keep it dodgeable": left out of the goal's JSON unless stated, so goals keep their hash
+    require_dodgeable: bool | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="true when the designer asks that the fight stay dodgeable (a hard check)")
 
 
 class Goal(Strict):

@@ -94,6 +94,11 @@ class Targets(Strict):
     min_survival_seconds: Dec(ge=0, le=600)  # type: ignore[valid-type]
     min_low_fps: Dec(ge=1, le=240)  # type: ignore[valid-type]
     require_all_phases: bool
+    # Left out of the config's JSON while false, so configs written before it keep their hash.
+    require_dodgeable: bool = Field(
+        default=False, exclude_if=lambda v: v is False,
+        description="every candidate must be proven dodgeable: no tick where every reachable position is hit "
+                    "(gcv fair; docs/analysis.md)")
 
 
 class BulletHellConfig(Strict):

@@ -32,6 +32,7 @@ class EffectiveTargets(_Frozen):
     min_survival_seconds: float
     min_survival_ticks: int
     require_all_phases: bool
+    require_dodgeable: bool = Field(default=False, description="the candidate must be proven dodgeable")
     phase_count: int = Field(description="number of phases in the baseline")
     sources: dict[str, TargetSource] = Field(
         description="for each target, where its value came from")

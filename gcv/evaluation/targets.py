@@ -11,6 +11,7 @@ target when given, and the baseline's hard limit then caps it:
 | min_low_fps        | max(limits.min_low_fps, designer if stated else targets.min_low_fps)             |
 | min_survival_ticks | round_half_up(targets.min_survival_seconds * 60), exact rationals                |
 | require_all_phases | targets.require_all_phases                                                  |
+| require_dodgeable  | targets.require_dodgeable or the designer's "keep it dodgeable"             |
 
 ``sources`` records which of ``designer``, ``baseline.targets`` or ``limits`` the value
 came from. On a tie with the limit, the designer's or baseline's target is named (the limit
@@ -67,6 +68,9 @@ def effective_targets(baseline: BulletHellConfig, goal: Goal | None = None) -> E
     fps, fps_src, fps_why = _bounded(
         "min_low_fps", c.min_low_fps if c else None, t.min_low_fps, lim.min_low_fps, +1)
     survival_ticks = round_half_up(exact(t.min_survival_seconds) * TICK_HZ)
+    dodge_stated = bool(c is not None and c.require_dodgeable)
+    dodgeable = t.require_dodgeable or dodge_stated
+    dodge_src: TargetSource = "designer" if dodge_stated and not t.require_dodgeable else "baseline.targets"
     return EffectiveTargets(
         max_alive_bullets=int(alive),
         max_player_hits=int(hits),
@@ -74,6 +78,7 @@ def effective_targets(baseline: BulletHellConfig, goal: Goal | None = None) -> E
         min_survival_seconds=t.min_survival_seconds,
         min_survival_ticks=survival_ticks,
         require_all_phases=t.require_all_phases,
+        require_dodgeable=dodgeable,
         phase_count=len(baseline.phases),
         sources={
             "max_alive_bullets": alive_src,
@@ -81,6 +86,7 @@ def effective_targets(baseline: BulletHellConfig, goal: Goal | None = None) -> E
             "min_low_fps": fps_src,
             "min_survival_ticks": "baseline.targets",
             "require_all_phases": "baseline.targets",
+            **({"require_dodgeable": dodge_src} if dodgeable else {}),
         },
         derivation={
             "max_alive_bullets": alive_why,
@@ -89,5 +95,7 @@ def effective_targets(baseline: BulletHellConfig, goal: Goal | None = None) -> E
             "min_survival_ticks": (f"round_half_up(targets.min_survival_seconds "
                                    f"{_fmt(t.min_survival_seconds)} * 60) = {survival_ticks}"),
             "require_all_phases": f"targets.require_all_phases = {str(t.require_all_phases).lower()}",
+            **({"require_dodgeable": (f"targets.require_dodgeable = {str(t.require_dodgeable).lower()} or "
+                                      f"designer = {str(dodge_stated).lower()}")} if dodgeable else {}),
         },
     )

@@ -105,6 +105,13 @@ class Evidence:
     def rounds(self) -> list[dict[str, Any]]:
         return list(self.index.get("rounds", []))
 
+    def fairness(self, round_no: int | None) -> Any:
+        """The fair-fight report of the baseline (None) or a round, when the analysis ran."""
+        if round_no is None:
+            return self.json(self.index["baseline"].get("fairness"))
+        entry = next((e for e in self.rounds() if e["round"] == round_no), None)
+        return self.json(entry.get("fairness")) if entry else None
+
     def run_entry(self, round_no: int | None) -> dict[str, Any] | None:
         if round_no is None:
             return self.index["baseline"].get("run")
@@ -270,7 +277,10 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
                      "run": c.run("baseline", state.get("baseline_run")),
                      "population": c.put_artifact("populations/baseline.json",
                                                   (state.get("baseline_population") or {}).get("summary_hash"),
-                                                  "population summary of the baseline")},
+                                                  "population summary of the baseline"),
+                     "fairness": c.put_artifact("analysis/baseline_fairness.json",
+                                                (state.get("baseline_fairness") or {}).get("report_hash"),
+                                                "fair-fight analysis of the baseline")},
         "rounds": [],
     }
     attempts = []
@@ -297,6 +307,8 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
                                          f"evaluation of {label}"),
             "population": c.put_artifact(f"populations/{label}.json", (rnd.get("population") or {}).get("summary_hash"),
                                          f"population summary of {label}"),
+            "fairness": c.put_artifact(f"analysis/{label}_fairness.json", (rnd.get("fairness") or {}).get("report_hash"),
+                                       f"fair-fight analysis of {label}"),
             "agent": c.agent(f"agents/review_round_{n}.json", f"review:{n}", activities.get(f"review:{n}"),
                              agent="review", round=n),
             "review": None, "repair": None,

@@ -24,6 +24,7 @@ Because the replay *is* the loop, no decision rule exists twice: change a rule i
 and every older bundle that depended on it stops replaying, naming the decision.
 
 Checks: ``replay.runs`` (re-simulated runs), ``replay.populations`` (re-run populations),
+``replay.fairness`` (fair-fight witnesses replayed, impossibility proofs recomputed),
 ``replay.loop`` (the loop's state and events), ``replay.report`` (report.html re-rendered
 byte for byte).
 """
@@ -42,6 +43,7 @@ from engine_runners.python_sim import RequestError, execute
 from gcv.agents.errors import AgentError
 from gcv.agents.replay_provider import (RecordingError, ReplayRequirementProvider, ReplayReviewProvider,
                                         recording_from_files)
+from gcv.analysis import FairnessReport, analyze
 from gcv.batch.population import PopulationSummary, run_population
 from gcv.contract.canonical import canonical_json, content_hash
 from gcv.contract.models import BulletHellConfig
@@ -50,6 +52,8 @@ from gcv.evidence.checks import CheckResult, Outcome, Skip, first_difference, ru
 from gcv.evidence.collect import STATE_NAME, Evidence, run_label
 from gcv.evidence.manifest import tool_versions
 from gcv.evidence.report import render_report
+from gcv.sim.engine import Simulation
+from gcv.sim.program import compile_program
 from gcv.sim.telemetry import gameplay_view
 from gcv.store.catalog import Workspace
 from gcv.store.errors import StoreError
@@ -58,7 +62,7 @@ from gcv.workflow.loop import WorkflowError, WorkflowLoop
 from gcv.workflow.state import Budgets, Settings, WorkflowState
 from gcv.workflow.states import DECISION_TARGET, IllegalTransition
 
-REPLAY_CHECKS = ("replay.runs", "replay.populations", "replay.loop", "replay.report")
+REPLAY_CHECKS = ("replay.runs", "replay.populations", "replay.fairness", "replay.loop", "replay.report")
 PYTHON_SIM = "python-sim"
 MODELED_FRAME_FIELDS = ("fps_source", "average_fps", "low_fps", "worst_frame_ms", "frame_model")
 MEASURED_FIELDS = ("average_fps", "low_fps", "worst_frame_ms", "fps_source", "hardware", "wall_time_ms")
@@ -104,6 +108,9 @@ class _Problems:
     populations: list[str] = field(default_factory=list)
     populations_done: int = 0
     population_runs: int = 0
+    fairness: list[str] = field(default_factory=list)
+    fairness_notes: list[str] = field(default_factory=list)
+    fairness_done: int = 0
 
 
 class _ReplayRunner:
@@ -217,6 +224,40 @@ class LoopReplay:
             self.problems.populations.append(f"the population of {label} re-run with python-sim differs at {diff}")
         return PopulationSummary.model_validate(recorded)
 
+    def replay_fairness(self, config: BulletHellConfig, *, seed: int, budget_seconds: float) -> FairnessReport:
+        """The recorded fair-fight report, re-proved: a witness is replayed through the reference
+        simulator (it must take no hit), an impossibility proof is recomputed (its bound is
+        deterministic); an undetermined verdict depends on the time budget and is taken as is."""
+        digest = content_hash(config.model_dump(mode="json"))
+        n = None if digest == self.state.baseline_hash else next(
+            (r.round for r in self.state.rounds if r.candidate_hash == digest), -1)
+        label = run_label(n) if n != -1 else "an unknown config"
+        recorded = self.ev.fairness(n) if n != -1 else None
+        if recorded is None:
+            raise ReplayDiverged(f"the replayed loop analyses {label}, whose fair-fight report the recording "
+                                 "does not hold")
+        report = FairnessReport.model_validate(recorded)
+        self.problems.fairness_done += 1
+        if report.verdict == "fair" and report.witness is not None:
+            program = compile_program(config)
+            telemetry = Simulation(program, {"kind": "inputs", "trace": report.witness.trace}).run(seed=seed).telemetry
+            if telemetry["player_hits"] != 0 or telemetry["state_hash"] != report.witness.replay.state_hash:
+                self.problems.fairness.append(
+                    f"{label}: the witness trace replays with {telemetry['player_hits']} hit(s) and state hash "
+                    f"{telemetry['state_hash'][:12]}, the report claims 0 and {report.witness.replay.state_hash[:12]}")
+            else:
+                self.problems.fairness_notes.append(f"{label}: witness replayed hit-free")
+        elif report.verdict == "unfair" and report.unfair is not None:
+            again = analyze(config, seed=seed, budget_seconds=max(budget_seconds, 120.0))
+            if again.verdict != "unfair" or again.unfair is None or again.unfair.tick != report.unfair.tick:
+                self.problems.fairness.append(f"{label}: the impossibility proof does not recompute (recorded "
+                                              f"unfair at tick {report.unfair.tick}, now {again.verdict})")
+            else:
+                self.problems.fairness_notes.append(f"{label}: unfair at tick {report.unfair.tick}, recomputed")
+        else:
+            self.problems.fairness_notes.append(f"{label}: undetermined within its time budget (not re-run)")
+        return report
+
     def _promote(self, ws: Workspace, config: dict[str, Any], **_: Any) -> int:
         decision = self.state.human_decision
         if decision is None or decision.promoted_version is None:
@@ -253,7 +294,8 @@ class LoopReplay:
         activities = Activities(runner=lambda engine: _ReplayRunner(self, engine),  # type: ignore[arg-type,return-value]
                                 requirement_provider=lambda name: ReplayRequirementProvider(recording),
                                 review_provider=lambda name: ReplayReviewProvider(recording),
-                                population=self.replay_population, promote=self._promote)  # type: ignore[arg-type]
+                                population=self.replay_population, promote=self._promote,  # type: ignore[arg-type]
+                                fairness=self.replay_fairness)
         with tempfile.TemporaryDirectory(prefix="gcv-replay-") as tmp:
             ws = Workspace(Path(tmp))
             loop = WorkflowLoop(ws, clock=clock, activities=activities)
@@ -295,6 +337,12 @@ class LoopReplay:
             raise Skip("no bot population in this workflow")
         return (f"{p.populations_done} population(s) re-run ({p.population_runs} seeded bot runs), summaries "
                 "identical", p.populations)
+
+    def fairness_outcome(self) -> Outcome:
+        p = self.problems
+        if not p.fairness_done:
+            raise Skip("no fair-fight analysis in this workflow")
+        return f"{p.fairness_done} fair-fight report(s) re-proved: {'; '.join(p.fairness_notes)}", p.fairness
 
     def loop_outcome(self) -> Outcome:
         problems: list[str] = []
@@ -363,6 +411,7 @@ def replay_checks(ev: Evidence, *, manifest: dict[str, Any] | None = None) -> li
                 for name in REPLAY_CHECKS]
     return [run_check("replay.runs", session.runs_outcome),
             run_check("replay.populations", session.populations_outcome),
+            run_check("replay.fairness", session.fairness_outcome),
             run_check("replay.loop", session.loop_outcome),
             run_check("replay.report", session.report_outcome)]
 

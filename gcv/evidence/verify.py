@@ -22,6 +22,7 @@ consistency (the files agree with each other)
                              belong to their requests
     consistency.evaluations  evaluation files match the state's scores and fingerprints
     consistency.populations  bot-population summaries match the state and give its checks
+    consistency.fairness     fair-fight reports match the state's hashes and verdicts
     consistency.agents       agent call records match the state's hashes and usage
     consistency.reviews      review and repair records match the state
     consistency.verdict      the terminal status follows from the final evaluation, gate and decision
@@ -311,13 +312,15 @@ class _Consistency:
         for name in (idx.get("requirement") or {}).get("attempts") or [(idx.get("requirement") or {}).get("agent")]:
             ref(name, "requirement agent")
         ref(idx["baseline"].get("population"), "baseline population")
+        ref(idx["baseline"].get("fairness"), "baseline fair-fight analysis")
         state_rounds = [r["round"] for r in ev.state.get("rounds", [])]
         if [e["round"] for e in ev.rounds()] != state_rounds:
             problems.append(f"index.json rounds {[e['round'] for e in ev.rounds()]} are not the state's {state_rounds}")
         if state_rounds != list(range(1, len(state_rounds) + 1)):
             problems.append(f"the state's rounds are numbered {state_rounds}, not 1..{len(state_rounds)}")
         for e in ev.rounds():
-            for key in ("config", "diff", "validation", "evaluation", "population", "agent", "review", "repair"):
+            for key in ("config", "diff", "validation", "evaluation", "population", "fairness", "agent", "review",
+                        "repair"):
                 ref(e.get(key), f"round {e['round']} {key}")
             runs.append((run_label(e["round"]), e.get("run")))
         for label, run in runs:
@@ -563,6 +566,23 @@ class _Consistency:
                 problems.append(f"the population checks of {label} are not those of its summary: {diff}")
         return f"{len(records)} population summaries match the state and give its checks", problems
 
+    def fairness_check(self) -> Outcome:
+        ev = self.ev
+        state = ev.state
+        records = [("baseline", None, state.get("baseline_fairness"))]
+        records += [(run_label(r["round"]), r["round"], r.get("fairness")) for r in state.get("rounds", [])]
+        records = [r for r in records if r[2]]
+        if not records:
+            raise Skip("no fair-fight analysis in this workflow")
+        problems = []
+        for label, n, record in records:
+            report = ev.fairness(n)
+            if report is None or content_hash(report) != record.get("report_hash"):
+                problems.append(f"analysis/{label}_fairness.json does not hash to the state's report_hash")
+            elif report.get("verdict") != record.get("verdict"):
+                problems.append(f"the fair-fight verdict of {label} differs between the report and the state")
+        return f"{len(records)} fair-fight report(s) match the state", problems
+
     def agents_check(self) -> Outcome:
         ev = self.ev
         state = ev.state
@@ -704,6 +724,7 @@ class _Consistency:
                 run_check("consistency.runs", self.runs_check),
                 run_check("consistency.evaluations", self.evaluations_check),
                 run_check("consistency.populations", self.populations_check),
+                run_check("consistency.fairness", self.fairness_check),
                 run_check("consistency.agents", self.agents_check),
                 run_check("consistency.reviews", self.reviews_check),
                 run_check("consistency.verdict", self.verdict_check),

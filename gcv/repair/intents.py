@@ -35,6 +35,8 @@ CHECK_FAMILY: dict[str, Family] = {
     "population_hits_p90": "danger",
     "population_peak_alive_p50": "load",
     "population_peak_alive_p90": "load",
+    # the fair-fight analysis (gcv.analysis): a tick where every reachable position is hit
+    "fair_fight": "danger",
 }
 
 # The intents the evidence allows for each family (policy), in no particular preference.

@@ -40,6 +40,7 @@ TARGET_RULES: dict[str, tuple[int, str | None, str | None]] = {
     "min_survival_seconds": (+1, None, None),
     "min_low_fps": (+1, "min_low_fps", "min_low_fps"),
     "require_all_phases": (+1, None, None),
+    "require_dodgeable": (+1, None, None),
 }
 
 

@@ -21,6 +21,7 @@ from engine_runners.requests import build_request
 from gcv.agents.base import RequirementProvider, ReviewProvider
 from gcv.agents.requirement import get_requirement_provider
 from gcv.agents.review import get_review_provider
+from gcv.analysis import FairnessReport, analyze
 from gcv.batch.population import PopulationSummary, run_population
 from gcv.contract.models import BulletHellConfig
 from gcv.store.catalog import Workspace
@@ -32,6 +33,11 @@ class PopulationRunner(Protocol):
         ...
 
 
+class FairnessRunner(Protocol):
+    def __call__(self, config: BulletHellConfig, *, seed: int, budget_seconds: float) -> FairnessReport:
+        ...
+
+
 class Promoter(Protocol):
     def __call__(self, ws: Workspace, config: dict[str, Any], *, config_hash: str, created_at: float, source: str,
                  workflow_id: str, actor: str, note: str) -> int:
@@ -40,6 +46,10 @@ class Promoter(Protocol):
 
 def _population(config: BulletHellConfig, *, skills: list[str], seeds: int, engine: str) -> PopulationSummary:
     return run_population(config, skills=skills, seeds=seeds, engine=engine)
+
+
+def _fairness(config: BulletHellConfig, *, seed: int, budget_seconds: float) -> FairnessReport:
+    return analyze(config, seed=seed, budget_seconds=budget_seconds)
 
 
 def _promote(ws: Workspace, config: dict[str, Any], *, config_hash: str, created_at: float, source: str,
@@ -55,12 +65,14 @@ class Activities:
     review_provider: Callable[[str], ReviewProvider]
     population: PopulationRunner
     promote: Promoter
+    fairness: FairnessRunner
 
 
 def default_activities() -> Activities:
     """The product's registries (looked up when the loop is built)."""
     return Activities(runner=get_runner, requirement_provider=get_requirement_provider,
-                      review_provider=get_review_provider, population=_population, promote=_promote)
+                      review_provider=get_review_provider, population=_population, promote=_promote,
+                      fairness=_fairness)
 
 
 def run_request(config: BulletHellConfig, *, settings: Settings, run_id: str, capture_ticks: tuple[int, ...]
@@ -72,4 +84,4 @@ def run_request(config: BulletHellConfig, *, settings: Settings, run_id: str, ca
                          run_id=run_id, capture_ticks=list(capture_ticks))
 
 
-__all__ = ["Activities", "PopulationRunner", "Promoter", "default_activities", "run_request"]
+__all__ = ["Activities", "FairnessRunner", "PopulationRunner", "Promoter", "default_activities", "run_request"]

@@ -41,6 +41,7 @@ from gcv.agents.errors import AgentError, CallBudget
 from gcv.agents.requirement import RequirementAgent
 from gcv.agents.review import ReviewAgent
 from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
+from gcv.analysis import fairness_check
 from gcv.batch.population import evaluate_population
 from gcv.contract.canonical import config_hash
 from gcv.contract.goal import Goal
@@ -48,8 +49,10 @@ from gcv.contract.intents import NON_REPAIR_INTENTS
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.status import FINAL, WAITING, Reason, Status, requirement_reason
 from gcv.evaluation.evaluate import evaluate
+from gcv.evaluation.fairness import with_fairness
 from gcv.evaluation.models import Evaluation
 from gcv.evaluation.population import with_population
+from gcv.evaluation.targets import effective_targets
 from gcv.repair.calculators import apply_repair
 from gcv.repair.models import ReviewVerdict
 from gcv.repair.policy import allowed_intents, gate
@@ -62,11 +65,13 @@ from gcv.validation.validate import validate
 from gcv.workflow import guardrails
 from gcv.workflow.activities import Activities, default_activities, run_request
 from gcv.workflow.guardrails import Stop
-from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, HumanDecision, PopulationRecord,
+from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, FairnessRecord, HumanDecision,
+                                PopulationRecord,
                                 RepairRecord, RequirementOutcome, Round, RunRecord, Scope, Settings, Usage,
                                 WorkflowState)
 from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition
 
+FAIRNESS_BUDGET_SECONDS = 30.0  # per config; the analysis says "undetermined" when it runs out
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
 
@@ -370,6 +375,21 @@ class WorkflowLoop:
         state.usage.population_runs += spec["seeds"] * len(spec["skills"])
         return result
 
+    def _fairness(self, d: WorkflowDir, state: WorkflowState, key: str, config: BulletHellConfig
+                  ) -> FairnessRecord:
+        """The fair-fight analysis of one config (a recorded activity: its budget is wall-clock
+        time, so a resumed or replayed workflow reads the recorded report)."""
+        self.on_progress(f"{key} (fair-fight analysis)")
+
+        def work() -> dict[str, Any]:
+            report = self.activities.fairness(config, seed=state.settings.seed,
+                                              budget_seconds=FAIRNESS_BUDGET_SECONDS)
+            check = fairness_check(report)
+            return FairnessRecord(report_hash=d.put(report.model_dump(mode="json")), verdict=report.verdict,
+                                  check=check.model_dump(mode="json")).model_dump(mode="json")
+
+        return FairnessRecord.model_validate(self._activity(d, key, work))
+
     def _on_running_baseline(self, d: WorkflowDir, state: WorkflowState) -> None:
         now = self._step(d, "run:baseline")
         stop = guardrails.deadline(now, state.deadline_at)
@@ -383,6 +403,8 @@ class WorkflowLoop:
             return self._stop(d, state, self._run_failed("baseline run", record))
         if state.settings.population:
             state.baseline_population = self._population(d, state, "population:baseline", baseline)
+        if effective_targets(baseline, self._goal(d, state)).require_dodgeable:
+            state.baseline_fairness = self._fairness(d, state, "analysis:fair:baseline", baseline)
         state.round = 1
         self._transition(d, state, Status.RUNNING_CANDIDATE, data={"baseline_telemetry": record.telemetry_hash})
 
@@ -408,6 +430,9 @@ class WorkflowLoop:
         if state.settings.population:
             rnd.population = self._population(d, state, f"population:candidate:{n}", candidate)
             evaluation = with_population(evaluation, rnd.population.checks, goal)
+        if evaluation.targets.require_dodgeable:
+            rnd.fairness = self._fairness(d, state, f"analysis:fair:{n}", candidate)
+            evaluation = with_fairness(evaluation, rnd.fairness.check)
         rnd.evaluation_hash = d.put(evaluation.model_dump(mode="json"))
         rnd.miss_score = float(evaluation.miss_score)
         rnd.passed = bool(evaluation.passed)

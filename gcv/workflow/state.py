@@ -125,6 +125,14 @@ class PopulationRecord(_Model):
     checks: list[dict[str, Any]]
 
 
+class FairnessRecord(_Model):
+    """The fair-fight analysis of one config (``gcv.analysis``), when the targets require it."""
+
+    report_hash: str = Field(description="the FairnessReport (witness trace, safe-area curve, proof)")
+    verdict: Literal["fair", "unfair", "undetermined"]
+    check: dict[str, Any] = Field(description="the hard check it adds to the evaluation (fair_fight)")
+
+
 class RepairRecord(_Model):
     """What the calculator did with the gate's intent (``changes`` empty when it refused)."""
 
@@ -144,6 +152,7 @@ class Round(_Model):
     diff_hash: str
     run: RunRecord | None = None
     population: PopulationRecord | None = None
+    fairness: FairnessRecord | None = None
     evaluation_hash: str | None = None
     miss_score: float | None = None
     passed: bool | None = None
@@ -184,6 +193,7 @@ class WorkflowState(_Model):
     goal_hash: str | None = None
     baseline_run: RunRecord | None = None
     baseline_population: PopulationRecord | None = None
+    baseline_fairness: FairnessRecord | None = None
     rounds: list[Round] = Field(default_factory=list)
     round: int = 0
     usage: Usage = Field(default_factory=Usage)
@@ -227,5 +237,5 @@ def state_json_schema() -> dict[str, Any]:
 
 
 __all__ = ["WorkflowState", "Budgets", "Settings", "Usage", "Authorization", "Scope", "Answer", "RequirementOutcome",
-           "RunRecord", "PopulationRecord", "RepairRecord", "Round", "HumanDecision", "STATE_ID", "CAPTURE_TICKS",
+           "RunRecord", "PopulationRecord", "FairnessRecord", "RepairRecord", "Round", "HumanDecision", "STATE_ID", "CAPTURE_TICKS",
            "STATE_SCHEMA_FILE", "load_state", "state_json_schema"]

@@ -844,3 +844,21 @@ def test_the_recorded_call_covers_the_answers_and_old_recordings_still_match() -
     decision, answered = OfflineRequirementProvider().propose("make it denser", BASE, follow_ups=["phase 2"])
     assert decision.decision == "accepted" and answered[0].prompt_sha256 != plain[0].prompt_sha256
     assert answered[0].request_bytes == len("make it denser") + len("phase 2")
+
+
+@pytest.mark.parametrize("text", [
+    "make phase 2 denser but keep it dodgeable",
+    "phase 3 faster, and make sure the fight stays dodgeable",
+    "speed up phase 1 bullets a bit, leave room to dodge",
+    "第二阶段更密一点，但必须能躲开",
+    "第三阶段子弹快一点，要留出躲避空间",
+])
+def test_a_dodgeable_fight_is_a_designer_constraint(text: str) -> None:
+    decision = decide(text, BASE)
+    assert decision.decision == "accepted", (decision.questions, decision.issues)
+    assert decision.goal is not None and decision.goal.constraints.require_dodgeable is True
+
+
+def test_without_asking_nothing_requires_a_dodgeable_fight() -> None:
+    decision = decide("make phase 2 denser", BASE)
+    assert decision.goal is not None and decision.goal.constraints.require_dodgeable is None

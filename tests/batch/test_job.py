@@ -379,3 +379,17 @@ def test_resume_keeps_every_valid_row_around_a_garbage_line(tmp_path: Path, monk
     code, doc = cli_json(spec, "--resume", "--workers", "1")
     assert code == 0 and doc["counts"]["skipped_finished"] == 3 and doc["counts"]["runs_this_time"] == 1
     assert [r["seed"] for r in res.read_log(log_path)] == [0, 1, 2, 3]
+
+
+@pytest.mark.slow
+def test_the_batch_reports_the_minimum_safe_area_per_config(tmp_path: Path) -> None:
+    write_configs(tmp_path / "configs")
+    spec = write_spec(tmp_path, 'configs = ["configs/shrine.json"]\nseeds = [3]\nfair_fight = true\noutput = "out"\n')
+    code, doc = cli_json(spec, "--workers", "1")
+    assert code == 0, doc
+    (fair,) = doc["fair_fight"]
+    assert fair["verdict"] == "fair" and fair["seed"] == 3
+    assert 0 < fair["min_safe_area_percent"] <= 100 and fair["tightest_phase_id"].startswith("phase_")
+    assert [p["phase_id"] for p in fair["phases"]] == ["phase_1", "phase_2", "phase_3"]
+    human = cli(spec, "--workers", "1", "--resume")
+    assert "fair fight shrine: fair; min safe area" in human.output

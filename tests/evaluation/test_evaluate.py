@@ -273,3 +273,23 @@ def test_fingerprint_is_stable_and_tracks_the_evidence():
     assert Evaluation.model_validate_json(a.model_dump_json()).fingerprint() == a.fingerprint()
     assert evaluation(over_budget(421)).fingerprint() != a.fingerprint()
     assert evaluation(base_telemetry()).fingerprint() != a.fingerprint()
+
+
+def test_require_dodgeable_comes_from_the_baseline_or_the_designer() -> None:
+    from gcv.contract.goal import DesignerConstraints, Goal
+    from gcv.evaluation.targets import effective_targets
+    from gcv.validation.validate import validate
+
+    strict = base().model_copy(update={"targets": base().targets.model_copy(update={"require_dodgeable": True})})
+    assert effective_targets(base()).require_dodgeable is False
+    t = effective_targets(strict)
+    assert t.require_dodgeable is True and t.sources["require_dodgeable"] == "baseline.targets"
+    asked = Goal(target_phase_ids=["phase_2"], constraints=DesignerConstraints(require_dodgeable=True))
+    t = effective_targets(base(), asked)
+    assert t.require_dodgeable is True and t.sources["require_dodgeable"] == "designer"
+    # a candidate cannot drop the baseline's requirement (it would move its own goalposts)
+    report = validate(strict, base(), None)
+    assert any(e.rule_id == "safety.target_loosened" and e.path == "$.targets.require_dodgeable"
+               for layer in report.layers for e in layer.errors)
+    # and a config that does not ask for it keeps the hash it always had
+    assert "require_dodgeable" not in base().model_dump(mode="json")["targets"]

@@ -83,7 +83,7 @@ def summary(r: Reading) -> str:
         parts.append(f"{e.field} {signs[e.operation]}{value}" if not (e.operation == "add" and e.value < 0)
                      else f"{e.field} {value}")
     for name, value in r.constraints.items():
-        parts.append(f"{name} {fmt(value)}")
+        parts.append("keep it dodgeable" if name == "require_dodgeable" else f"{name} {fmt(value)}")
     if r.preserve_visual:
         parts.append("keep the look")
     text = ", ".join(parts)
@@ -204,7 +204,8 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
             pressure=r.pressure,  # type: ignore[arg-type]
             edits=[ParameterEdit(field=e.field, operation=e.operation, value=_goal_number(e.value))  # type: ignore[arg-type]
                    for e in edits],
-            constraints=DesignerConstraints(**{k: (int(v) if k != "min_low_fps" else _goal_number(v))
+            constraints=DesignerConstraints(**{k: (True if k == "require_dodgeable" else
+                                                   int(v) if k != "min_low_fps" else _goal_number(v))
                                                for k, v in r.constraints.items()}),
             preserve_visual_style=r.preserve_visual,
             source_text=request_text[:4000],

@@ -232,6 +232,15 @@ CONSTRAINTS: list[tuple[str, str]] = [
 ZERO_HITS = (r"\b(?:no|zero|0)\s+hits?\b(?:\s+allowed)?|\bnot\s+(?:be\s+|get\s+)?hit\s+at\s+all\b|"
              r"\bnever\s+be\s+hit\b|\bwithout\s+a\s+(?:single\s+)?hit\b|\bwithout\s+(?:getting\s+|being\s+)?hit\b|\bnever\s+(?:get\s+)?hit\b|"
              r"零受击|一次都不(?:能|可以|要)被?(?:击中|打中|命中)|不能被?(?:击中|打中)|不受击")
+# "keep it dodgeable": a hard check that no tick leaves every reachable position hit (gcv fair)
+DODGEABLE = (r"\b(?:keep|make\s+sure|ensure|must|should|needs?\s+to|has\s+to)\s+(?:it\s+|the\s+fight\s+|everything\s+)?"
+             r"(?:stays?\s+|remains?\s+|is\s+|be\s+)?(?:still\s+)?(?:dodgeable|dodge-?able|avoidable|survivable\s+without\s+hits?)\b|"
+             r"\b(?:leave|keep|always\s+(?:leave|have)|with)\s+(?:some\s+|enough\s+)?(?:room|space|a\s+gap|gaps|a\s+way)\s+"
+             r"(?:to|for)\s+dodg(?:e|ing)\b|"
+             r"\b(?:no|never\s+an?|without\s+(?:any\s+)?)\s*(?:unfair|undodgeable|unavoidable)\s+(?:walls?|hits?|moments?)\b|"
+             r"\b(?:still|always)\s+(?:be\s+)?(?:possible|able)\s+to\s+dodge\b|\bdodgeable\b|"
+             r"(?:必须|一定要|要|得|需要|保证|确保)?\s*(?:能|可以)?(?:躲(?:得)?开|躲避|闪避|躲过)(?:所有)?(?:子弹)?(?:的空间)?|"
+             r"留出?(?:躲避|闪避|走位)的?(?:空间|空隙|余地)|(?:不能|不要|别)(?:出现|有)?(?:躲不开|无法躲避|必中)的?(?:弹幕|墙|时刻)?")
 ALLOW_LOOSEN: list[tuple[str, str]] = [
     (rf"\b(?:allow|permit|let)\w*\s+(?:up\s+to\s+)?{_N}\s+(?:alive\s+)?bullets?(?:\s+alive)?", "max_alive_bullets"),
     (rf"\b(?:allow|permit|let)\w*\s+(?:the\s+player\s+)?(?:(?:to\s+)?(?:take|get\s+hit|be\s+hit)\s+)?(?:up\s+to\s+)?"

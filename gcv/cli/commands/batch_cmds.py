@@ -111,6 +111,12 @@ def print_summary(outcome: Any, spec_path: Path) -> None:
               f"{outcome.elapsed_seconds:.1f} s", markup=False)
     for note in outcome.notes:
         out.print(f"note: {note}", markup=False)
+    for fair in outcome.fair_fight:
+        tight = (f"min safe area {fair['min_safe_area_percent']:g}% at tick {fair['tightest_tick']} "
+                 f"({fair['tightest_phase_id']})" if fair["min_safe_area_percent"] is not None else "no safe-area curve")
+        out.print(f"fair fight {fair['config_label']}: {fair['verdict']}"
+                  + (f" (every reachable position hit at tick {fair['unfair_tick']})" if fair["unfair_tick"] else "")
+                  + f"; {tight}", markup=False)
     for failure in outcome.gate.failures:
         values = ", ".join(f"{k}={_fmt(v, 3)}" for k, v in failure["values"].items())
         out.print(f"[red]gate failed:[/] {escape(failure['config_label'])} {escape(failure['player'])} "

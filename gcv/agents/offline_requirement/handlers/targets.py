@@ -15,12 +15,15 @@ import re
 from fractions import Fraction
 
 from gcv.agents.goal_applier import fmt
-from gcv.agents.offline_requirement.phrases import (ALLOW_LOOSEN, CONSTRAINTS, LIMIT_WORDS, NUM, TARGET_CN_VERB,
+from gcv.agents.offline_requirement.phrases import (ALLOW_LOOSEN, CONSTRAINTS, DODGEABLE, LIMIT_WORDS, NUM,
+                                                    TARGET_CN_VERB,
                                                     TARGET_KIND, TARGET_SUBJECTS, TARGET_TO, TARGET_UNIT, TARGET_VERB,
                                                     ZERO_HITS)
 from gcv.agents.offline_requirement.state import BlockIssue, Clause, Context, Reading, has, num, sub_all
 
-LABELS = {"max_alive_bullets": "max alive bullets", "min_low_fps": "min low FPS", "max_player_hits": "max player hits"}
+LABELS = {"max_alive_bullets": "max alive bullets", "min_low_fps": "min low FPS", "max_player_hits": "max player hits",
+          "require_dodgeable": "stay dodgeable"}
+DODGE = "require_dodgeable"  # held in Reading.constraints as 1 (stated); the goal gets True
 # +1: a higher value is stricter (min low FPS); -1: a lower value is stricter
 STRICTER = {"max_alive_bullets": -1, "min_low_fps": +1, "max_player_hits": -1}
 
@@ -96,7 +99,9 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
         text = sub_all(pattern, text, allow)
     for pattern, name in CONSTRAINTS:
         text = sub_all(pattern, text, lambda m, name=name: record(r, clause, name, num(m.group(1)), m.group()))
-    return sub_all(ZERO_HITS, text, lambda m: record(r, clause, "max_player_hits", Fraction(0), m.group()))
+    text = sub_all(ZERO_HITS, text, lambda m: record(r, clause, "max_player_hits", Fraction(0), m.group()))
+    return sub_all(DODGEABLE, text, lambda m: None if r.constraints.get(DODGE) else
+                   record(r, clause, DODGE, Fraction(1), m.group()))
 
 
-__all__ = ["read", "read_statements", "record", "LABELS"]
+__all__ = ["read", "read_statements", "record", "LABELS", "DODGE"]
