@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import json
 import time
 from collections.abc import Iterable
@@ -27,8 +28,14 @@ from typing import Any
 import gcv
 from gcv.evidence import plots
 from gcv.evidence.collect import Evidence, EvidenceError, as_workspace, collect
+from gcv.analysis import FairnessReport
+from gcv.analysis.frames import safe_area_svg
+from gcv.contract.models import BulletHellConfig
 from gcv.contract.status import Status
+from gcv.sim.engine import Simulation
 from gcv.sim.fixed import TICK_HZ
+from gcv.sim.program import compile_program
+from gcv.sim.render import render_frame
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.catalog import Workspace
 from gcv.workflow.state import CAPTURE_TICKS
@@ -582,6 +589,54 @@ class _Report:
                 f'(<code>{esc(player)}</code>) in both columns; rendered from the simulation state at each tick.</p>'
                 f'<div class="frames">{"".join(cells)}</div>')
 
+    def fairness_section(self) -> str | None:
+        """The fair-fight analysis: verdict, the safe-area curve, and the tightest moment's frame."""
+        reports = [(None, self.ev.fairness(None))] + [(e["round"], self.ev.fairness(e["round"]))
+                                                      for e in self.ev.rounds()]
+        reports = [(n, FairnessReport.model_validate(r)) for n, r in reports if r is not None]
+        if not reports:
+            return None
+        cards = []
+        for n, rep in reports:
+            area = rep.safe_area
+            if rep.verdict == "fair" and rep.witness is not None:
+                claim = (f"<b>fair</b>: a witness path takes no hit over {rep.witness.ticks} ticks (replayed: "
+                         f"{rep.witness.replay.player_hits} hits)")
+            elif rep.verdict == "unfair" and rep.unfair is not None:
+                u = rep.unfair
+                claim = (f"<b>unfair</b>: at tick {u.tick} ({u.seconds:.2f} s) every reachable position is hit; "
+                         f"{esc(u.responsible_phase_id)} wave {u.responsible_wave.wave_index} is responsible")
+            else:
+                claim = f"<b>undetermined</b>: {esc(rep.reason)}"
+            tight = (f"tightest: {area.tightest_milli / 10:g}% of the arena safe at tick {area.tightest_tick} "
+                     f"({esc(area.tightest_phase_id)})" if area.tightest_milli is not None else "")
+            frame = self._tick_frame(n, rep, area.tightest_tick if rep.verdict != "unfair" else rep.unfair.tick)
+            chart = data_uri("image/svg+xml", safe_area_svg(rep).encode("utf-8"))
+            cards.append(f'<div class="card"><h3>{esc(self.column(n) if n else "baseline")} '
+                         f'{badge(rep.verdict != "unfair", rep.verdict)}</h3><p>{claim}</p>'
+                         f'<p class="sub">{tight}</p><div class="grid2"><div class="chart">'
+                         f'<img alt="safe area per tick" src="{chart}"></div>{frame}</div></div>')
+        return ('<p class="sub">Can the fight be survived without a hit? A replayed witness proves it; where no '
+                'bullet depends on the player, an empty reachable set proves the opposite (docs/analysis.md). '
+                'The curve is the share of the arena reachable and not hit, per tick.</p>' + "".join(cards))
+
+    def _tick_frame(self, n: int | None, rep: FairnessReport, tick: int | None) -> str:
+        """The arena at ``tick``, drawn by the reference simulator (the witness's path as the player)."""
+        if tick is None:
+            return ""
+        config = self.ev.baseline_config() if n is None else self.ev.json(
+            next(e for e in self.ev.rounds() if e["round"] == n)["config"])
+        program = compile_program(BulletHellConfig.model_validate(config))
+        player = ({"kind": "inputs", "trace": rep.witness.trace} if rep.witness is not None
+                  else {"kind": "scripted"})
+        result = Simulation(program, player).run(seed=rep.seed, capture_ticks=(tick,))
+        if not result.snapshots:
+            return ""
+        buf = io.BytesIO()
+        render_frame(program, result.snapshots[-1]).save(buf, format="PNG", optimize=False)
+        return (f'<div class="chart"><img alt="the arena at tick {tick}" src="{data_uri("image/png", buf.getvalue())}">'
+                f'<div class="small muted">tick {tick}</div></div>')
+
     def review_section(self) -> str:
         if not self.rounds:
             return '<p class="muted">No review took place.</p>'
@@ -754,6 +809,7 @@ class _Report:
             ("checks", "Checks", self.checks_section()),
             ("charts", "Charts", self.plots_section()),
             ("frames", "Before / after frames", self.frames_section()),
+            *([("fairness", "Fair fight", fair)] if (fair := self.fairness_section()) else []),
             ("review", "Review and repair history", self.review_section()),
             ("agents", "Agent runs", self.agents_section()),
             ("timeline", "Trace and timeline", self.timeline_section()),
