@@ -38,6 +38,7 @@ from gcv.sim.program import compile_program
 from gcv.sim.render import render_frame
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.catalog import Workspace
+from gcv.validation.diff import change_with_origins
 from gcv.workflow.state import CAPTURE_TICKS
 from gcv.workflow.states import decisions_allowed
 
@@ -58,7 +59,8 @@ CSS = """
 --bad:#b91c1c;--bad-bg:#fee2e2;--warn:#a16207;--warn-bg:#fef9c3;--info:#1d4ed8;--info-bg:#dbeafe;--neutral-bg:#f1f5f9}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,
-"Helvetica Neue",Arial,"Liberation Sans","DejaVu Sans",sans-serif}
+"Helvetica Neue",Arial,"Liberation Sans","DejaVu Sans","Noto Sans CJK SC","Noto Sans SC","Source Han Sans SC",
+"WenQuanYi Zen Hei","WenQuanYi Micro Hei","Microsoft YaHei","PingFang SC","Hiragino Sans GB",sans-serif}
 main{max-width:1180px;margin:0 auto;padding:24px 28px 64px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:0 0 12px;padding-bottom:6px;
 border-bottom:2px solid var(--line)}
@@ -101,6 +103,8 @@ td.same{color:#94a3b8}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:16px}
 .frames{display:grid;grid-template-columns:90px minmax(0,340px) minmax(0,340px);justify-content:center;gap:10px 14px;
 align-items:start}
+.moments{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:10px 14px}
+.moments img{width:100%;border-radius:8px;border:1px solid var(--line)}figure{margin:0}
 .frames .hd{font-weight:700;color:#334155}.frames img{width:100%;border-radius:8px;border:1px solid var(--line);
 display:block}
 .frames .missing{border:1px dashed #cbd5e1;border-radius:8px;padding:24px;color:var(--muted);text-align:center;
@@ -233,6 +237,15 @@ class _Report:
         entry = next((e for e in self.ev.rounds() if e["round"] == n), None)
         return self.ev.json(entry.get("diff")) or [] if entry else []
 
+    def final_change(self) -> list[dict[str, Any]]:
+        """The final candidate's change with each edit's origin: requested, or added by a repair."""
+        n = self.final_no or (self.ev.rounds()[0]["round"] if self.ev.rounds() else None)
+        if n is None:
+            return []
+        entries = sorted(self.ev.rounds(), key=lambda e: e["round"])
+        rounds = [(e["round"], e.get("origin") or "", self.ev.json(e["config"])) for e in entries if e["round"] <= n]
+        return change_with_origins(self.ev.baseline_config(), rounds, n)
+
     # ------------------------------------------------------------------ sections
     def verdict(self) -> str:
         s = self.state
@@ -246,13 +259,17 @@ class _Report:
             sep = " — " if reason and message else ""
             head += f'<div class="sub" style="margin-top:6px">{esc(reason or "")}{sep}{esc(message or "")}</div>'
         rows: list[tuple[str, str]] = [("What was asked", f"“{esc(s['request'])}”")]
-        diff = self.final_diff()
+        diff = self.final_change()
         if diff:
             parts = [f"<code>{esc(c['path'])}</code> {esc(fmt(c.get('before')))} → <b>{esc(fmt(c.get('after')))}</b>"
-                     for c in diff[:6]]
-            more = f" and {len(diff) - 6} more" if len(diff) > 6 else ""
+                     + (f" ({c['percent']:+g}%)" if c.get("percent") is not None else "")
+                     + (' <span class="badge info">requested</span>' if c["requested"] else
+                        f' <span class="badge fail">added by {esc(c["origin"].replace(":", ": "))} · not requested'
+                        f'</span>')
+                     for c in diff[:8]]
+            more = f" and {len(diff) - 8} more" if len(diff) > 8 else ""
             which = f"candidate {self.final_no}" if self.final_no else "the candidate"
-            rows.append(("What changed", f"{len(diff)} field(s) in {esc(which)}: " + "; ".join(parts) + more))
+            rows.append(("What changed", f"{len(diff)} field(s) in {esc(which)}:<br>" + "<br>".join(parts) + more))
         elif s.get("requirement"):
             rows.append(("What changed", "nothing was changed"))
         ev = self.final_eval
@@ -587,7 +604,53 @@ class _Report:
         player = fmt(self.state["settings"]["player"])
         return (f'<p class="sub">Same seed ({esc(self.state["settings"]["seed"])}) and same player '
                 f'(<code>{esc(player)}</code>) in both columns; rendered from the simulation state at each tick.</p>'
-                f'<div class="frames">{"".join(cells)}</div>')
+                f'<div class="frames">{"".join(cells)}</div>' + self.moments())
+
+    def moments(self) -> str:
+        """Frames where it matters, not only at fixed seconds: the first hit and the peak of every
+        evaluated candidate, and the moment a failing one failed (its death)."""
+        cards = []
+        for e in self.ev.rounds():
+            n = e["round"]
+            tel = self.ev.telemetry(n)
+            if not tel:
+                continue
+            wanted: list[tuple[str, int]] = []
+            if tel.get("hit_ticks"):
+                wanted.append(("first hit", int(tel["hit_ticks"][0])))
+            if tel.get("status") == "died":
+                wanted.append(("the player dies", int(tel["ticks"]) - 1))
+            per_second = tel.get("alive_per_second") or []
+            if per_second:
+                peak = max(range(len(per_second)), key=lambda i: (per_second[i], -i))
+                wanted.append((f"peak: {per_second[peak]} bullets alive", min(peak * 60 + 59, int(tel["ticks"]) - 1)))
+            frames = [self._frame_at(n, tick, f"{label}, tick {tick} ({fmt_seconds(tick)} s)")
+                      for label, tick in dict.fromkeys(wanted)]
+            if frames:
+                cards.append(f'<h3>{esc(self.column(n))}</h3><div class="moments">{"".join(frames)}</div>')
+        if not cards:
+            return ""
+        return ('<p class="sub">The moments that decide a review, drawn by the reference simulator from the run\'s '
+                'own request (same seed and player; for an engine run, its gameplay is the same bit for bit).</p>'
+                + "".join(cards))
+
+    def _frame_at(self, n: int | None, tick: int, caption: str, player: dict[str, Any] | None = None,
+                  seed: int | None = None) -> str:
+        """The arena at ``tick`` of round ``n`` (None: the baseline), drawn by the reference simulator."""
+        entry = self.ev.run_entry(n) or {}
+        request = self.ev.json(entry.get("request")) or {}
+        config = self.ev.baseline_config() if n is None else self.ev.json(
+            next(e for e in self.ev.rounds() if e["round"] == n)["config"])
+        program = compile_program(BulletHellConfig.model_validate(config))
+        player = player or request.get("player") or self.state["settings"]["player"]
+        seed = request.get("seed", self.state["settings"]["seed"]) if seed is None else seed
+        result = Simulation(program, player).run(seed=seed, capture_ticks=(tick,))
+        if not result.snapshots:
+            return ""
+        buf = io.BytesIO()
+        render_frame(program, result.snapshots[-1]).save(buf, format="PNG", optimize=False)
+        return (f'<figure class="chart"><img alt="{esc(caption)}" src="{data_uri("image/png", buf.getvalue())}">'
+                f'<figcaption class="small muted">{esc(caption)}</figcaption></figure>')
 
     def fairness_section(self) -> str | None:
         """The fair-fight analysis: verdict, the safe-area curve, and the tightest moment's frame."""
@@ -621,21 +684,12 @@ class _Report:
                 'The curve is the share of the arena reachable and not hit, per tick.</p>' + "".join(cards))
 
     def _tick_frame(self, n: int | None, rep: FairnessReport, tick: int | None) -> str:
-        """The arena at ``tick``, drawn by the reference simulator (the witness's path as the player)."""
+        """The arena at ``tick`` with the witness's path as the player (or the scripted one)."""
         if tick is None:
             return ""
-        config = self.ev.baseline_config() if n is None else self.ev.json(
-            next(e for e in self.ev.rounds() if e["round"] == n)["config"])
-        program = compile_program(BulletHellConfig.model_validate(config))
         player = ({"kind": "inputs", "trace": rep.witness.trace} if rep.witness is not None
                   else {"kind": "scripted"})
-        result = Simulation(program, player).run(seed=rep.seed, capture_ticks=(tick,))
-        if not result.snapshots:
-            return ""
-        buf = io.BytesIO()
-        render_frame(program, result.snapshots[-1]).save(buf, format="PNG", optimize=False)
-        return (f'<div class="chart"><img alt="the arena at tick {tick}" src="{data_uri("image/png", buf.getvalue())}">'
-                f'<div class="small muted">tick {tick}</div></div>')
+        return self._frame_at(n, tick, f"tick {tick} ({fmt_seconds(tick)} s)", player=player, seed=rep.seed)
 
     def review_section(self) -> str:
         if not self.rounds:
@@ -753,9 +807,10 @@ class _Report:
                          num(f'+{(e.get("at", t0) - t0):.2f} s'), what,
                          f'<span class="small">{esc(dtext)}</span>',
                          f'<code class="small">{esc(e["hash"][:12])}</code>'])
-        out.append("<h3>Event log</h3><p class=\"sub\">Hash-chained: each event's hash covers its content and the "
-                   "previous event's hash.</p>"
-                   + table(["#", "time (UTC)", "elapsed", "event", "detail", "hash"], rows))
+        # folded: a reviewer decides from the sections above; the log is there to be checked
+        out.append(f'<details class="eventlog"><summary>Event log: {len(events)} hash-chained events (each '
+                   "event's hash covers its content and the previous event's hash)</summary>"
+                   + table(["#", "time (UTC)", "elapsed", "event", "detail", "hash"], rows) + "</details>")
         return "".join(out)
 
     def budget_section(self) -> str:

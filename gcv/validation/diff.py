@@ -9,6 +9,7 @@ by item; when lengths differ, the extra items are reported whole as ``added`` or
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -63,6 +64,47 @@ def _walk(a: Any, b: Any, parts: list[str | int], out: list[FieldChange]) -> Non
         return
     if not _same_leaf(a, b):
         out.append(FieldChange(path=json_path(parts), before=json_safe(a), after=json_safe(b)))
+
+
+REQUESTED = "requested"
+
+
+def percent_change(before: Any, after: Any) -> float | None:
+    """(after - before) / before in percent, rounded to 0.1 (None when not two numbers, or from 0)."""
+    numbers = (int, float)
+    if isinstance(before, bool) or isinstance(after, bool) or not isinstance(before, numbers) \
+            or not isinstance(after, numbers) or before == 0:
+        return None
+    pct = (Fraction(str(after)) - Fraction(str(before))) * 100 / Fraction(str(before))
+    return float(round(pct, 1))
+
+
+def change_with_origins(baseline: Any, rounds: list[tuple[int, str, Any]], upto: int | None = None
+                        ) -> list[dict[str, Any]]:
+    """The change of round ``upto`` (default: the last) against the baseline, field by field, with
+    where each edit came from. ``rounds`` = [(round, origin, config)] in order, round 1 being the
+    requirement agent's candidate (origin ``requirement``) and each later one a repair's
+    (origin ``repair:INTENT``). An edit is ``requested`` when round 1 made it (the designer asked
+    for it); otherwise the origin of the repair that last moved the field: a repair's edit is
+    never shown as requested."""
+    if not rounds:
+        return []
+    upto = rounds[-1][0] if upto is None else upto
+    requested = {c.path: c for c in diff_configs(baseline, rounds[0][2])}
+    origin_of: dict[str, str] = {}
+    for (_, _, earlier), (n, origin, later) in zip(rounds, rounds[1:]):
+        if n > upto:
+            break
+        for c in diff_configs(earlier, later):
+            origin_of[c.path] = origin
+    final = next(cfg for n, _, cfg in rounds if n == upto)
+    out = []
+    for c in diff_configs(baseline, final):
+        origin = origin_of.get(c.path, REQUESTED if c.path in requested else "repair")
+        out.append({"path": c.path, "before": c.before, "after": c.after, "kind": c.kind,
+                    "percent": percent_change(c.before, c.after), "origin": origin, "requested": origin == REQUESTED,
+                    "requested_value": requested[c.path].after if c.path in requested else None})
+    return out
 
 
 def diff_configs(before: Any, after: Any) -> list[FieldChange]:

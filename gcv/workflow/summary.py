@@ -6,50 +6,21 @@ One function, so the CLI and the console can never describe a workflow different
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from gcv.store.workflow_dir import WorkflowDir
-from gcv.validation.diff import diff_configs
+from gcv.validation.diff import REQUESTED, percent_change
+from gcv.validation.diff import change_with_origins as origins
 from gcv.workflow.state import Round, WorkflowState
 
-REQUESTED = "requested"
-
-
-def percent_change(before: Any, after: Any) -> float | None:
-    """(after - before) / before in percent, rounded to 0.1 (None when not two numbers, or from 0)."""
-    numbers = (int, float)
-    if isinstance(before, bool) or isinstance(after, bool) or not isinstance(before, numbers) \
-            or not isinstance(after, numbers) or before == 0:
-        return None
-    pct = (Fraction(str(after)) - Fraction(str(before))) * 100 / Fraction(str(before))
-    return float(round(pct, 1))
-
-
 def change_with_origins(d: WorkflowDir, state: WorkflowState, rnd: Round | None = None) -> list[dict[str, Any]]:
-    """The candidate's change against the workflow's baseline, field by field, with where each
-    edit came from: ``requested`` (the designer's request, round 1) or ``repair:INTENT`` (a
-    repair the loop added, which the designer did not ask for). ``rnd``: the final round by
-    default (else round 1)."""
+    """The final candidate's change against the workflow's baseline, with each edit's origin
+    (``gcv.validation.diff.change_with_origins``). ``rnd``: the final round by default."""
     rnd = rnd or state.final_round() or (state.rounds[0] if state.rounds else None)
     if rnd is None:
         return []
-    baseline = d.get(state.baseline_hash)
-    requested = {c.path: c for c in diff_configs(baseline, d.get(state.rounds[0].candidate_hash))}
-    origin_of: dict[str, str] = {}
-    for earlier, later in zip(state.rounds, state.rounds[1:]):
-        if later.round > rnd.round:
-            break
-        for c in diff_configs(d.get(earlier.candidate_hash), d.get(later.candidate_hash)):
-            origin_of[c.path] = later.origin
-    out = []
-    for c in diff_configs(baseline, d.get(rnd.candidate_hash)):
-        origin = origin_of.get(c.path, REQUESTED if c.path in requested else "repair")
-        out.append({"path": c.path, "before": c.before, "after": c.after, "kind": c.kind,
-                    "percent": percent_change(c.before, c.after), "origin": origin,
-                    "requested": origin == REQUESTED,
-                    "requested_value": requested[c.path].after if c.path in requested else None})
-    return out
+    rounds = [(r.round, r.origin, d.get(r.candidate_hash)) for r in state.rounds if r.round <= rnd.round]
+    return origins(d.get(state.baseline_hash), rounds, rnd.round)
 
 
 def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:

@@ -63,6 +63,10 @@ def test_report_has_the_verdict_first_and_every_section(page: str, workflow) -> 
         assert text in verdict, text
     assert page.index('id="verdict"') < page.index('id="request"') < page.index('id="verify"')
     assert f"gcv verify {wf_id}.evidence.zip --replay" in page
+    # a repair's edit is never shown as requested: its origin and its change in % are in the top card
+    assert "phases[1].pattern.bullet_speed</code> 3.6 → <b>2.4</b> (-33.3%)" in verdict
+    assert "added by repair: REDUCE_BULLET_SPEED · not requested" in verdict
+    assert "pattern.bullets_per_wave</code> 12 → <b>15</b> (+25%) <span class=\"badge info\">requested" in verdict
 
 
 def test_report_shows_goal_diff_layers_metrics_history_and_agents(page: str) -> None:
@@ -76,7 +80,11 @@ def test_report_shows_goal_diff_layers_metrics_history_and_agents(page: str) -> 
 def test_report_inlines_frames_and_charts(page: str) -> None:
     pngs = re.findall(r'src="data:image/png;base64,', page)
     svgs = re.findall(r'src="data:image/svg\+xml;base64,', page)
-    assert len(pngs) == 6  # ticks 600/1200/1800, baseline and final candidate
+    # ticks 600/1200/1800 of the baseline and the final candidate, then the moments that decide:
+    # candidate 1 (first hit, death, peak) and candidate 2 (first hit, peak)
+    assert len(pngs) == 6 + 5
+    for caption in ("first hit, tick", "the player dies, tick", "peak: "):
+        assert caption in page, caption
     assert len(svgs) == 3  # alive bullets, hits, per-phase bars
     for tick in (600, 1200, 1800):
         assert f"tick {tick}" in page
@@ -167,3 +175,28 @@ def test_report_renders_in_headless_chromium(report_path: Path, tmp_path: Path) 
     r, g, b = top[..., 0], top[..., 1], top[..., 2]
     green = int(((g > 200) & (g - r > 15) & (g - b > 5)).sum())
     assert green > 5000, green  # the green verdict banner is at the top
+
+
+@pytest.mark.toolchain
+def test_a_chinese_request_renders_in_real_glyphs(tmp_path: Path) -> None:
+    """The report declares a CJK font stack; in the real browser the request must not be drawn as
+    empty boxes. The same page with the text swapped for characters no font has (private use)
+    shows what boxes look like: the two screenshots must differ where the request is."""
+    import numpy as np
+    from PIL import Image
+
+    request = "第二阶段的子弹慢一点，慢百分之二十"
+    ws, wf_id = run_workflow(tmp_path / "ws", request)
+    html = render_report(collect(ws, wf_id), bundle_name="e.zip")
+    assert request in html
+    boxes = html.replace(request, "\ue000" * len(request))
+    shots = []
+    for name, page in (("zh", html), ("boxes", boxes)):
+        path = tmp_path / f"{name}.html"
+        path.write_text(page, encoding="utf-8")
+        shot = tmp_path / f"{name}.png"
+        run = _browser(path, tmp_path / f"profile-{name}", f"--screenshot={shot}", "--window-size=1280,700")
+        assert run.returncode == 0 and shot.is_file(), run.stderr[-2000:]
+        shots.append(np.asarray(Image.open(shot).convert("L"), dtype=np.int32))
+    differing = int((np.abs(shots[0] - shots[1]) > 40).sum())
+    assert differing > 400, f"the Chinese request looks like missing-glyph boxes ({differing} pixels differ)"
