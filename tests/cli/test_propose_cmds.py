@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from gcv.cli.commands import propose_cmds
 from gcv.contract.loading import BASELINE_ENV
+from tests.support.fake_anthropic import fake_anthropic  # noqa: F401 - fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE_FILE = ROOT / "artifacts" / "baselines" / "shrine_trial.json"
@@ -161,3 +162,17 @@ def test_broken_baseline_is_a_usage_error(tmp_path: Path) -> None:
     bad.write_text('{"contract": "gcv.bullet_hell/1", "name": NaN}', encoding="utf-8")
     code, doc = run_json("make phase 2 denser", "--baseline", bad)
     assert code == 2 and doc["file"] == str(bad)
+
+
+def test_an_overloaded_model_is_one_message_and_a_documented_exit_code(fake_anthropic, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The API answers 529 (overloaded) after the SDK's retries: no traceback, exit 6 (failed)."""
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    busy = fake_anthropic.error(529, "overloaded_error", "Overloaded")
+    fake_anthropic.reply(busy, busy, busy, busy)
+    code, doc = run_json(KEY_EN, "--provider", "anthropic")
+    assert code == 6 and doc["error"]["kind"] == "agent_unavailable" and "529" in doc["error"]["message"]
+    assert doc["decision"] is None and doc["agent_calls"]
+    fake_anthropic.reply(busy, busy, busy, busy)
+    human = run(KEY_EN, "--provider", "anthropic")
+    assert human.exit_code == 6 and "the requirement agent failed (agent_unavailable)" in human.stderr

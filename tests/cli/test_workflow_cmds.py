@@ -121,3 +121,22 @@ def test_reindex_rebuilds_a_lost_catalog_from_the_workflow_folders(cli, tmp_path
     code, listed = cli("list")
     assert {(w["id"], w["status"]) for w in listed["workflows"]} == {
         (done["workflow_id"], "evidence_ready"), (asked["workflow_id"], "needs_clarification")}
+
+
+@pytest.mark.slow
+def test_status_and_propose_show_the_change_against_the_baseline_the_run_uses(cli) -> None:
+    code, done = cli("run", REQUEST, "--yes")
+    wf = done["workflow_id"]
+    code, status = cli("status", wf)
+    assert code == 0 and status["baseline_source"] == "registry v1"
+    by_path = {c["path"]: c for c in status["change"]}
+    speed = by_path["$.phases[1].pattern.bullet_speed"]
+    assert (speed["before"], speed["after"], speed["percent"]) == (3.6, 2.4, -33.3)
+    assert speed["origin"] == "repair:REDUCE_BULLET_SPEED" and speed["requested"] is False
+    assert by_path["$.phases[1].pattern.bullets_per_wave"]["requested"] is True
+    # after a promotion, the preview and the run both use (and name) the new active version
+    code, _ = cli("decide", wf, "accept", "--actor", "ana", "--note", "ok", "--promote")
+    code, preview = cli("propose", "make phase 2 bullets 10% faster")
+    assert code == 0 and preview["baseline"] == "registry v2"
+    (change,) = preview["change"]
+    assert (change["path"], change["before"], change["percent"]) == ("$.phases[1].pattern.bullet_speed", 2.4, 10.0)

@@ -60,10 +60,29 @@ def _goal_rows(goal: dict[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
+def print_change(out: Any, change: list[dict[str, Any]], *, title: str) -> None:
+    """Field, old -> new and the change in %, one line each (and where the edit came from)."""
+    table = Table(title=title, show_header=True, header_style="bold", title_justify="left")
+    table.add_column("field", no_wrap=True)
+    table.add_column("baseline -> candidate", overflow="fold")
+    table.add_column("change", justify="right", no_wrap=True)
+    with_origin = any("origin" in c for c in change)
+    if with_origin:
+        table.add_column("origin", overflow="fold")
+    for c in change:
+        pct = "" if c.get("percent") is None else f"{c['percent']:+g}%"
+        row = [escape(c["path"]), escape(f"{_show(c['before'])} -> {_show(c['after'])}"), pct]
+        if with_origin:
+            row.append("requested" if c.get("requested") else f"[red]added by {escape(c['origin'])}[/] (not requested)")
+        table.add_row(*row)
+    out.print(table)
+
+
 def _print_human(payload: dict[str, Any], report: Any) -> None:
     out = console()
     decision = payload["decision"]
-    out.print(f"decision: [{_STYLE[decision]}]{decision}[/]  (provider {escape(payload['provider'])})")
+    out.print(f"decision: [{_STYLE[decision]}]{decision}[/]  (provider {escape(payload['provider'])}, baseline "
+              f"{escape(payload['baseline'])})")
     if payload.get("rationale"):
         out.print(f"  {escape(payload['rationale'])}", markup=True)
     if payload["goal"]:
@@ -74,13 +93,8 @@ def _print_human(payload: dict[str, Any], report: Any) -> None:
             table.add_row(escape(key), escape(value))
         out.print(table)
     if payload["candidate"] is not None:
-        if payload["diff"]:
-            table = Table(title="candidate vs baseline", show_header=True, header_style="bold", title_justify="left")
-            for col in ("path", "before", "after"):
-                table.add_column(col, overflow="fold")
-            for change in payload["diff"]:
-                table.add_row(escape(change["path"]), escape(_show(change["before"])), escape(_show(change["after"])))
-            out.print(table)
+        if payload["change"]:
+            print_change(out, payload["change"], title=f"candidate vs baseline ({payload['baseline']})")
         else:
             out.print("candidate: identical to the baseline")
     if report is not None:
@@ -119,40 +133,70 @@ def propose_command(
     json_out: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Turn a change request into a structured goal and a validated candidate config."""
-    from gcv.contract.loading import GcvInputError, default_baseline_path, load_config  # lazy: start-up time
+    # lazy: the agents pull in the validation stack; `gcv --help` must stay fast
+    import os
+    import time
+
+    from gcv.agents.errors import AgentError
     from gcv.agents.requirement import RequirementAgent, UnknownProviderError, get_requirement_provider
-    from gcv.validation.diff import diff_configs
+    from gcv.contract.loading import GcvInputError, load_config
+    from gcv.contract.status import Reason
+    from gcv.store.catalog import Workspace
+    from gcv.store.errors import StoreError
+    from gcv.store.paths import workspace_root
+    from gcv.validation.diff import change_with_origins
+    from gcv.workflow.baselines import active_baseline
 
     if request is None:
         fail_usage("missing argument REQUEST (the change request, in quotes)", json_mode=json_out,
                    hint='gcv propose "make phase 2 a denser bidirectional spiral" [--baseline B.json] [--json]')
-    base_path = baseline if baseline is not None else default_baseline_path()
+    # the same baseline `gcv run` would use: --baseline, else $GCV_BASELINE, else the registry's active version
+    base_file = baseline if baseline is not None else (Path(os.environ[BASELINE_ENV]) if os.environ.get(BASELINE_ENV)
+                                                        else None)
     try:
-        base = load_config(base_path)
+        if base_file is not None:
+            base, base_name = load_config(base_file), str(base_file)
+        else:
+            base, base_name = active_baseline(Workspace(workspace_root()), time.time())
     except GcvInputError as exc:
         fail_usage(exc.message, json_mode=json_out, file=exc.file, detail=exc.path_in_doc, role="baseline")
+    except StoreError as exc:
+        fail_usage(str(exc), json_mode=json_out, role="workspace")
     try:
         chosen = get_requirement_provider(provider)
     except UnknownProviderError as exc:
         fail_usage(str(exc), json_mode=json_out, role="--provider")
     except ValueError as exc:
         fail_usage(str(exc), json_mode=json_out, role="--provider")
-    proposal = RequirementAgent(chosen).propose_with_report(request, base)
+    try:
+        proposal = RequirementAgent(chosen).propose_with_report(request, base)
+    except AgentError as exc:  # the model could not be reached, refused, or kept answering malformed output
+        code = Reason(exc.kind).status.exit_code if exc.kind in Reason._value2member_map_ else EXIT_USAGE
+        if json_out:
+            emit_json({"decision": None, "request": request, "provider": provider, "baseline": base_name,
+                       "error": {"kind": exc.kind, "message": str(exc)},
+                       "agent_calls": [call.model_dump(mode="json") for call in exc.calls], "exit_code": code})
+        else:
+            console(stderr=True).print(f"[bold red]error:[/] the requirement agent failed ({escape(exc.kind)}): "
+                                       f"{escape(str(exc))}")
+        raise typer.Exit(code) from None
     decision = proposal.decision
     code = EXIT_CODES[decision.decision]
     dumped = decision.model_dump(mode="json")
-    diff = ([c.model_dump(mode="json") for c in diff_configs(base, decision.candidate)]
-            if decision.candidate is not None else [])
+    change = (change_with_origins(base, [(1, "requirement", decision.candidate)])
+              if decision.candidate is not None else [])
+    diff = [{k: c[k] for k in ("path", "before", "after", "kind")} for c in change]
     report = proposal.validation
     payload: dict[str, Any] = {
         "decision": decision.decision,
         "request": request,
         "provider": provider,
-        "baseline": str(base_path),
+        "baseline": base_name,
         "rationale": decision.rationale,
         "goal": dumped["goal"],
         "candidate": dumped["candidate"],
         "diff": diff,
+        "change": [{k: c[k] for k in ("path", "before", "after", "percent")} for c in change],
         "validation": report.model_dump(mode="json") if report is not None else None,  # type: ignore[attr-defined]
         "questions": dumped["questions"],
         "issues": dumped["issues"],

@@ -63,6 +63,10 @@ def _print_summary(engine, state) -> None:
     for issue in s["issues"]:
         con.print(f"  issue: {issue.get('field')}: {issue.get('message')} (allowed: {issue.get('allowed')})",
                   markup=False)
+    if s["change"]:
+        from gcv.cli.commands.propose_cmds import print_change  # lazy, as above
+
+        print_change(con, s["change"], title=f"change against the baseline ({s['baseline_source']})")
     baseline_tel = d.get(state.baseline_run.telemetry_hash) if state.baseline_run and state.baseline_run.telemetry_hash else None
     rounds = [r for r in state.rounds if r.run is not None and r.run.telemetry_hash]
     if baseline_tel and rounds:
@@ -227,6 +231,10 @@ def run(
             if yes:
                 engine.authorize(wf_id, actor=default_actor(), via="--yes")
             elif sys.stdin.isatty() and not json_mode:
+                from gcv.cli.commands.propose_cmds import print_change  # lazy, as above
+
+                print_change(console(stderr=True), summary_object(engine, state)["change"],
+                             title=f"what will run: the candidate against {source}")
                 ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on {engine_name}?",
                                    default=False)
                 if not ok:
