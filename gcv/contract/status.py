@@ -129,8 +129,10 @@ class Reason(StrEnum):
     DEADLINE = "deadline"
     STAGNATION = "stagnation"
     SPIN = "spin"
+    PRESCREEN_BUDGET = "prescreen_budget"
     # engines
     ENGINE_FAILED = "engine_failed"
+    ENGINE_DESYNC = "engine_desync"
     # agents (gcv.agents.errors)
     AGENT_OUTPUT_INVALID = "agent_output_invalid"
     AGENT_REFUSED = "agent_refused"
@@ -164,7 +166,9 @@ _REASON_STATUS: dict[Reason, Status] = {
     Reason.DEADLINE: Status.BUDGET_EXHAUSTED,
     Reason.STAGNATION: Status.BLOCKED,
     Reason.SPIN: Status.BLOCKED,
+    Reason.PRESCREEN_BUDGET: Status.BUDGET_EXHAUSTED,
     Reason.ENGINE_FAILED: Status.FAILED,
+    Reason.ENGINE_DESYNC: Status.FAILED,
     Reason.AGENT_OUTPUT_INVALID: Status.BLOCKED,
     Reason.AGENT_REFUSED: Status.BLOCKED,
     Reason.AGENT_MAX_TOKENS: Status.BLOCKED,
@@ -189,7 +193,9 @@ _REASON_TITLE: dict[Reason, str] = {
     Reason.DEADLINE: "the wall-clock deadline passed",
     Reason.STAGNATION: "repairs stopped improving the result",
     Reason.SPIN: "the same repair was proposed again on identical evidence",
+    Reason.PRESCREEN_BUDGET: "the reference pre-screen budget is used up",
     Reason.ENGINE_FAILED: "an engine run failed",
+    Reason.ENGINE_DESYNC: "the engine's gameplay differs from the reference simulator's (a port is out of step)",
     Reason.AGENT_OUTPUT_INVALID: "the agent's output stayed malformed",
     Reason.AGENT_REFUSED: "the model refused",
     Reason.AGENT_MAX_TOKENS: "the model's answer was cut off",

@@ -57,7 +57,7 @@ from gcv.sim.program import compile_program
 from gcv.sim.telemetry import gameplay_view
 from gcv.store.catalog import Workspace
 from gcv.store.errors import StoreError
-from gcv.workflow.activities import Activities
+from gcv.workflow.activities import Activities, reference_run
 from gcv.workflow.loop import WorkflowError, WorkflowLoop
 from gcv.workflow.state import Budgets, Settings, WorkflowState
 from gcv.workflow.states import DECISION_TARGET, IllegalTransition
@@ -295,7 +295,8 @@ class LoopReplay:
                                 requirement_provider=lambda name: ReplayRequirementProvider(recording),
                                 review_provider=lambda name: ReplayReviewProvider(recording),
                                 population=self.replay_population, promote=self._promote,  # type: ignore[arg-type]
-                                fairness=self.replay_fairness)
+                                fairness=self.replay_fairness,
+                                reference=reference_run)  # pre-screens and the repair search are recomputed
         with tempfile.TemporaryDirectory(prefix="gcv-replay-") as tmp:
             ws = Workspace(Path(tmp))
             loop = WorkflowLoop(ws, clock=clock, activities=activities)

@@ -308,7 +308,7 @@ class _Consistency:
             problems.append(f"index.json is for {idx.get('workflow_id')!r}, the state for {ev.state.get('id')!r}")
         ref(idx.get("goal"), "goal")
         ref(idx["baseline"].get("config"), "baseline config")
-        runs = [("baseline", idx["baseline"].get("run"))]
+        runs = [("baseline", idx["baseline"].get("run")), ("baseline_prescreen", idx["baseline"].get("prescreen"))]
         for name in (idx.get("requirement") or {}).get("attempts") or [(idx.get("requirement") or {}).get("agent")]:
             ref(name, "requirement agent")
         ref(idx["baseline"].get("population"), "baseline population")
@@ -323,6 +323,7 @@ class _Consistency:
                         "repair"):
                 ref(e.get(key), f"round {e['round']} {key}")
             runs.append((run_label(e["round"]), e.get("run")))
+            runs.append((run_label(e["round"]) + "_prescreen", e.get("prescreen")))
         for label, run in runs:
             if run:
                 for key in ("request", "telemetry", "log"):
@@ -470,18 +471,22 @@ class _Consistency:
         ev = self.ev
         state = ev.state
         settings = state["settings"]
-        runs = [(None, state.get("baseline_run"), state["baseline_hash"], ev.baseline_config())]
+        base = ev.index["baseline"]
+        runs = [("baseline", state.get("baseline_run"), state["baseline_hash"], ev.baseline_config(), base.get("run")),
+                ("baseline_prescreen", state.get("baseline_prescreen"), state["baseline_hash"], ev.baseline_config(),
+                 base.get("prescreen"))]
         for e in ev.rounds():
             r = ev.state_round(e["round"]) or {}
-            runs.append((e["round"], r.get("run"), r.get("candidate_hash"), ev.json(e["config"])))
+            for suffix, key in (("", "run"), ("_prescreen", "prescreen")):
+                runs.append((run_label(e["round"]) + suffix, r.get(key), r.get("candidate_hash"), ev.json(e["config"]),
+                             e.get(key)))
         problems = []
         count = 0
-        for n, record, cfg_hash, cfg in runs:
+        for label, record, cfg_hash, cfg, entry in runs:
             if not record:
                 continue
             count += 1
-            label = run_label(n)
-            entry = ev.run_entry(n) or {}
+            entry = entry or {}
             req_data = ev.json(entry.get("request"))
             if req_data is None or content_hash(req_data) != record.get("request_hash"):
                 problems.append(f"runs/{label}/request.json does not hash to the run record's request_hash")

@@ -221,8 +221,12 @@ def _refuse(intent: str, phase_id: str | None, error: str, **detail: Any) -> Rep
 
 
 def apply_repair(*, candidate: BulletHellConfig, intent: str, phase_id: str | None,
-                 evaluation: Evaluation, goal: Goal | None, baseline: BulletHellConfig) -> RepairOutcome:
-    """Apply one repair intent to one failed phase, or say exactly why it cannot be done."""
+                 evaluation: Evaluation, goal: Goal | None, baseline: BulletHellConfig,
+                 ratio: Fraction | None = None) -> RepairOutcome:
+    """Apply one repair intent to one failed phase, or say exactly why it cannot be done.
+
+    ``ratio``: a magnitude from the repair search's ladder (``gcv.repair.search``) in place of
+    the failed figure's miss ratio; every bound, minimum step and guard applies the same way."""
     if intent not in INTENT_FIELD:
         return _refuse(intent, phase_id, f"{intent} is not a repair intent")
     field = INTENT_FIELD[intent]
@@ -238,6 +242,8 @@ def apply_repair(*, candidate: BulletHellConfig, intent: str, phase_id: str | No
     if not ratios and intent != REDUCE_PATTERN_LAYERS:
         return _refuse(intent, phase_id, "the failed figures are missing from the telemetry")
     r, by = min(ratios, key=lambda rc: rc[0]) if ratios else (Fraction(1), driving[0])
+    if ratio is not None:
+        r = ratio
     pat = candidate.phases[index].pattern
     is_target = goal is not None and phase_id in goal.target_phase_ids
 

@@ -142,6 +142,22 @@ def build_telemetry(sim: FinishedRun, *, run_id: str = "") -> dict[str, Any]:
     }
 
 
+def desync(reference: dict[str, Any], engine: dict[str, Any]) -> dict[str, Any] | None:
+    """Where an engine's gameplay parts from the reference run of the same request: the first
+    differing gameplay field (in sorted order) and, from the state hashes taken every 60 ticks,
+    the first 60-tick window whose state differs. None when every gameplay figure is equal."""
+    ref, eng = gameplay_view(reference), gameplay_view(engine)
+    if ref == eng:
+        return None
+    field = next(k for k in sorted(set(ref) | set(eng)) if ref.get(k) != eng.get(k))
+    a, b = list(ref.get("state_hashes") or []), list(eng.get("state_hashes") or [])
+    window = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+    if window is None and len(a) != len(b):
+        window = min(len(a), len(b))
+    return {"field": field, "reference": ref.get(field), "engine": eng.get(field),
+            "window": None if window is None else [window * 60, window * 60 + 59]}
+
+
 def gameplay_view(telemetry: dict[str, Any]) -> dict[str, Any]:
     """The part of a telemetry that every implementation must reproduce exactly."""
     return {k: v for k, v in telemetry.items() if k not in NON_GAMEPLAY_FIELDS}

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from engine_runners.base import EngineRunner
 from engine_runners.protocol import RunRequest
+from engine_runners.python_sim import execute
 from engine_runners.registry import get_runner
 from engine_runners.requests import build_request
 from gcv.agents.base import RequirementProvider, ReviewProvider
@@ -38,6 +39,11 @@ class FairnessRunner(Protocol):
         ...
 
 
+class ReferenceRunner(Protocol):
+    def __call__(self, request: RunRequest) -> dict[str, Any]:
+        ...
+
+
 class Promoter(Protocol):
     def __call__(self, ws: Workspace, config: dict[str, Any], *, config_hash: str, created_at: float, source: str,
                  workflow_id: str, actor: str, note: str) -> int:
@@ -50,6 +56,14 @@ def _population(config: BulletHellConfig, *, skills: list[str], seeds: int, engi
 
 def _fairness(config: BulletHellConfig, *, seed: int, budget_seconds: float) -> FairnessReport:
     return analyze(config, seed=seed, budget_seconds=budget_seconds)
+
+
+def reference_run(request: RunRequest) -> dict[str, Any]:
+    """The reference simulator's telemetry of a request, in process, writing nothing. Deterministic:
+    the wall-clock figure a run measures about itself is left out (pre-screens are recomputed by
+    ``verify --replay`` and must come out the same)."""
+    telemetry, _ = execute(request, write_outputs=False)
+    return {k: v for k, v in telemetry.items() if k != "wall_time_ms"}
 
 
 def _promote(ws: Workspace, config: dict[str, Any], *, config_hash: str, created_at: float, source: str,
@@ -66,13 +80,14 @@ class Activities:
     population: PopulationRunner
     promote: Promoter
     fairness: FairnessRunner
+    reference: ReferenceRunner
 
 
 def default_activities() -> Activities:
     """The product's registries (looked up when the loop is built)."""
     return Activities(runner=get_runner, requirement_provider=get_requirement_provider,
                       review_provider=get_review_provider, population=_population, promote=_promote,
-                      fairness=_fairness)
+                      fairness=_fairness, reference=reference_run)
 
 
 def run_request(config: BulletHellConfig, *, settings: Settings, run_id: str, capture_ticks: tuple[int, ...]
@@ -84,4 +99,5 @@ def run_request(config: BulletHellConfig, *, settings: Settings, run_id: str, ca
                          run_id=run_id, capture_ticks=list(capture_ticks))
 
 
-__all__ = ["Activities", "FairnessRunner", "PopulationRunner", "Promoter", "default_activities", "run_request"]
+__all__ = ["Activities", "FairnessRunner", "PopulationRunner", "Promoter", "ReferenceRunner", "default_activities", "reference_run",
+           "run_request"]

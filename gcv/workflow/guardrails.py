@@ -32,6 +32,13 @@ def engine_run_budget(usage: Usage, budgets: Budgets) -> Stop | None:
     return None
 
 
+def prescreen_budget(usage: Usage, budgets: Budgets) -> Stop | None:
+    if usage.prescreen_runs >= budgets.max_prescreen_runs:
+        return Stop(Reason.PRESCREEN_BUDGET,
+                    f"used {usage.prescreen_runs} of {budgets.max_prescreen_runs} reference pre-screens")
+    return None
+
+
 def model_call_budget(usage: Usage, budgets: Budgets) -> Stop | None:
     if usage.model_calls >= budgets.max_model_calls:
         return Stop(Reason.MODEL_CALL_BUDGET, f"used {usage.model_calls} of {budgets.max_model_calls} model calls")
@@ -71,5 +78,5 @@ def spin(history: list[tuple[str, str]], intent: str, fingerprint: str) -> Stop 
     return None
 
 
-__all__ = ["Budgets", "Stop", "engine_run_budget", "model_call_budget", "token_budget", "deadline", "stagnation",
+__all__ = ["Budgets", "Stop", "engine_run_budget", "prescreen_budget", "model_call_budget", "token_budget", "deadline", "stagnation",
            "spin"]

@@ -50,12 +50,15 @@ from gcv.contract.models import BulletHellConfig
 from gcv.contract.status import FINAL, WAITING, Reason, Status, requirement_reason
 from gcv.evaluation.evaluate import evaluate
 from gcv.evaluation.fairness import with_fairness
+from gcv.evaluation.gameplay import gameplay_only
 from gcv.evaluation.models import Evaluation
 from gcv.evaluation.population import with_population
 from gcv.evaluation.targets import effective_targets
 from gcv.repair.calculators import apply_repair
 from gcv.repair.models import ReviewVerdict
 from gcv.repair.policy import allowed_intents, gate
+from gcv.repair.search import search_repair
+from gcv.sim.telemetry import desync
 from gcv.store.catalog import Workspace
 from gcv.store.errors import CorruptLog, StoreError
 from gcv.store.locks import WorkflowLock
@@ -71,6 +74,7 @@ from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, F
                                 WorkflowState)
 from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition
 
+PYTHON_SIM = "python-sim"  # the reference simulator, as an engine
 FAIRNESS_BUDGET_SECONDS = 30.0  # per config; the analysis says "undetermined" when it runs out
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
@@ -351,6 +355,36 @@ class WorkflowLoop:
 
         return RunRecord.model_validate(self._activity(d, key, work))
 
+    def _prescreen(self, d: WorkflowDir, state: WorkflowState, key: str, run_id: str,
+                   config: BulletHellConfig) -> RunRecord:
+        """The same request in the reference simulator (recorded; counted as a pre-screen, never
+        as an engine run)."""
+        def work() -> dict[str, Any]:
+            request = run_request(config, settings=state.settings, run_id=run_id, capture_ticks=())
+            telemetry = self.activities.reference(request)
+            return RunRecord(run_id=run_id, engine="python-sim", ok=True, request_hash=d.put(request.model_dump(mode="json")),
+                             telemetry_hash=d.put(telemetry)).model_dump(mode="json")
+
+        record = RunRecord.model_validate(self._activity(d, key, work))
+        state.usage.prescreen_runs += 1
+        return record
+
+    def _prescreens(self, state: WorkflowState) -> bool:
+        return state.settings.prescreen and state.settings.engine != PYTHON_SIM
+
+    @staticmethod
+    def _desync(d: WorkflowDir, what: str, prescreen: RunRecord, record: RunRecord) -> Stop | None:
+        """The engine's gameplay must equal the reference's for the same request (a parity check)."""
+        assert prescreen.telemetry_hash is not None and record.telemetry_hash is not None
+        found = desync(d.get(prescreen.telemetry_hash), d.get(record.telemetry_hash))
+        if found is None:
+            return None
+        window = (f"; first differing 60-tick window: ticks {found['window'][0]}..{found['window'][1]}"
+                  if found["window"] else "")
+        return Stop(Reason.ENGINE_DESYNC,
+                    f"{what}: {record.engine} differs from the reference simulator at {found['field']} "
+                    f"(reference {found['reference']!r}, engine {found['engine']!r}){window}")
+
     @staticmethod
     def _run_failed(what: str, record: RunRecord) -> Stop:
         if record.error_kind == "deadline":  # the runner ended the engine when the deadline passed
@@ -396,11 +430,18 @@ class WorkflowLoop:
         if stop:
             return self._stop(d, state, stop)
         baseline = self._config(d, state.baseline_hash)
+        if self._prescreens(state):  # the reference run the engine's gameplay must equal
+            state.baseline_prescreen = self._prescreen(d, state, "prescreen:baseline", f"{state.id}-baseline-ref",
+                                                       baseline)
         record = self._run(d, state, "run:baseline", f"{state.id}-baseline", baseline, now)
         state.usage.baseline_runs += 1
         state.baseline_run = record
         if not record.ok:
             return self._stop(d, state, self._run_failed("baseline run", record))
+        if state.baseline_prescreen is not None:
+            stop = self._desync(d, "baseline run", state.baseline_prescreen, record)
+            if stop:
+                return self._stop(d, state, stop)
         if state.settings.population:
             state.baseline_population = self._population(d, state, "population:baseline", baseline)
         if effective_targets(baseline, self._goal(d, state)).require_dodgeable:
@@ -412,20 +453,40 @@ class WorkflowLoop:
         rnd = state.current
         n = rnd.round
         now = self._step(d, f"run:candidate:{n}")
-        stop = (guardrails.deadline(now, state.deadline_at)
-                or guardrails.engine_run_budget(state.usage, state.settings.budgets))
+        stop = guardrails.deadline(now, state.deadline_at)
         if stop:
             return self._stop(d, state, stop)
         assert state.baseline_run is not None and state.baseline_run.telemetry_hash is not None
         candidate = self._config(d, rnd.candidate_hash)
+        baseline = self._config(d, state.baseline_hash)
+        baseline_telemetry = d.get(state.baseline_run.telemetry_hash)
+        goal = self._goal(d, state)
+        if self._prescreens(state):
+            # gameplay first, in the reference (it is the engine for every gameplay figure): a candidate
+            # that fails there is reviewed and repaired without spending an engine run
+            stop = guardrails.prescreen_budget(state.usage, state.settings.budgets)
+            if stop:
+                return self._stop(d, state, stop)
+            rnd.prescreen = self._prescreen(d, state, f"prescreen:candidate:{n}", f"{state.id}-c{n}-ref", candidate)
+            assert rnd.prescreen.telemetry_hash is not None
+            judged = gameplay_only(evaluate(baseline=baseline, goal=goal, baseline_telemetry=baseline_telemetry,
+                                            candidate=candidate, candidate_telemetry=d.get(rnd.prescreen.telemetry_hash)))
+            if not judged.passed:
+                rnd.prescreen_failed = [c.name for c in judged.failed]
+                return self._evaluated(d, state, rnd, judged)
+        stop = guardrails.engine_run_budget(state.usage, state.settings.budgets)
+        if stop:
+            return self._stop(d, state, stop)
         record = self._run(d, state, f"run:candidate:{n}", f"{state.id}-c{n}", candidate, now)
         state.usage.candidate_runs += 1
         rnd.run = record
         if not record.ok or record.telemetry_hash is None:
             return self._stop(d, state, self._run_failed(f"candidate run {n}", record))
-        goal = self._goal(d, state)
-        evaluation = evaluate(baseline=self._config(d, state.baseline_hash), goal=goal,
-                              baseline_telemetry=d.get(state.baseline_run.telemetry_hash),
+        if rnd.prescreen is not None:
+            stop = self._desync(d, f"candidate run {n}", rnd.prescreen, record)
+            if stop:
+                return self._stop(d, state, stop)
+        evaluation = evaluate(baseline=baseline, goal=goal, baseline_telemetry=baseline_telemetry,
                               candidate=candidate, candidate_telemetry=d.get(record.telemetry_hash))
         if state.settings.population:
             rnd.population = self._population(d, state, f"population:candidate:{n}", candidate)
@@ -433,12 +494,17 @@ class WorkflowLoop:
         if evaluation.targets.require_dodgeable:
             rnd.fairness = self._fairness(d, state, f"analysis:fair:{n}", candidate)
             evaluation = with_fairness(evaluation, rnd.fairness.check)
+        self._evaluated(d, state, rnd, evaluation)
+
+    def _evaluated(self, d: WorkflowDir, state: WorkflowState, rnd: Round, evaluation: Evaluation) -> None:
         rnd.evaluation_hash = d.put(evaluation.model_dump(mode="json"))
         rnd.miss_score = float(evaluation.miss_score)
         rnd.passed = bool(evaluation.passed)
         rnd.fingerprint = evaluation.fingerprint()
-        self._transition(d, state, Status.REVIEWING, data={"round": n, "evaluation_hash": rnd.evaluation_hash,
-                                                           "passed": rnd.passed})
+        data: dict[str, Any] = {"round": rnd.round, "evaluation_hash": rnd.evaluation_hash, "passed": rnd.passed}
+        if rnd.prescreen_failed is not None:
+            data["prescreen_failed"] = rnd.prescreen_failed
+        self._transition(d, state, Status.REVIEWING, data=data)
 
     def _round_context(self, d: WorkflowDir, state: WorkflowState
                        ) -> tuple[Round, BulletHellConfig, BulletHellConfig, Goal | None, Evaluation]:
@@ -453,11 +519,13 @@ class WorkflowLoop:
         n = rnd.round
         allowed = allowed_intents(evaluation=evaluation, goal=goal, candidate=candidate, baseline=baseline)
         rnd.allowed = allowed
-        assert state.baseline_run is not None and rnd.run is not None
+        assert state.baseline_run is not None
+        judged_run = rnd.run if rnd.run is not None else rnd.prescreen
+        assert judged_run is not None
         evidence = ReviewEvidence.build(
             request_text=state.request, goal=goal, baseline=baseline, candidate=candidate,
             evaluation=evaluation, baseline_telemetry=d.get(state.baseline_run.telemetry_hash),
-            candidate_telemetry=d.get(rnd.run.telemetry_hash), allowed=allowed,
+            candidate_telemetry=d.get(judged_run.telemetry_hash), allowed=allowed,
             repair_history=[RepairHistoryEntry(round=r.round, intent=r.gate.intent if r.gate else None,
                                                phase_id=r.gate.phase_id if r.gate else None,
                                                miss_score=r.miss_score, passed=bool(r.passed))
@@ -487,6 +555,8 @@ class WorkflowLoop:
         rnd.gate = gate_result
         summary = failed_summary(evaluation)
         head = f"[round {n}] running_candidate -> reviewing | {summary}"
+        if rnd.prescreen_failed is not None:
+            head += " | pre-screened, not run in the engine"
         stop = guardrails.token_budget(state.usage, state.settings.budgets)
         if stop:
             self._trace(d, state, f"{head} | verdict {verdict.verdict}")
@@ -522,10 +592,24 @@ class WorkflowLoop:
         rnd, baseline, candidate, goal, evaluation = self._round_context(d, state)
         assert rnd.gate is not None and rnd.gate.intent is not None
         n = rnd.round
-        outcome = apply_repair(candidate=candidate, intent=rnd.gate.intent, phase_id=rnd.gate.phase_id,
-                               evaluation=evaluation, goal=goal, baseline=baseline)
+        rungs = None
+        if state.settings.repair_search and state.baseline_run is not None and state.baseline_run.telemetry_hash:
+            self.on_progress(f"repair search for {rnd.gate.intent} on {rnd.gate.phase_id}")
+            settings = state.settings
+
+            def simulate(config: BulletHellConfig) -> dict[str, Any]:
+                return self.activities.reference(run_request(config, settings=settings, run_id=f"{state.id}-search",
+                                                             capture_ticks=()))
+
+            outcome, rungs = search_repair(candidate=candidate, intent=rnd.gate.intent, phase_id=rnd.gate.phase_id,
+                                           evaluation=evaluation, goal=goal, baseline=baseline,
+                                           baseline_telemetry=d.get(state.baseline_run.telemetry_hash),
+                                           simulate=simulate, frame_times_measured=settings.engine != PYTHON_SIM)
+        else:
+            outcome = apply_repair(candidate=candidate, intent=rnd.gate.intent, phase_id=rnd.gate.phase_id,
+                                   evaluation=evaluation, goal=goal, baseline=baseline)
         rnd.repair = RepairRecord(ok=outcome.ok, explanation=outcome.explanation, error=outcome.error,
-                                  changes=list(outcome.changes))
+                                  changes=list(outcome.changes), search=rungs)
         if not outcome.ok or outcome.candidate is None:
             return self._stop(d, state, Stop(Reason.INTENT_UNREPAIRABLE,
                                              outcome.error or "no repair keeps the designer's intent"))
@@ -561,8 +645,9 @@ class WorkflowLoop:
             s = state.settings
             state.authorization = Authorization(
                 actor=actor, at=now, via=via, engine=s.engine, budgets=b,
-                scope=Scope(baseline_runs=1, candidate_runs=b.max_candidate_runs, engine=s.engine, player=s.player,
-                            seed=s.seed))
+                scope=Scope(baseline_runs=1, candidate_runs=b.max_candidate_runs,
+                            prescreen_runs=b.max_prescreen_runs if self._prescreens(state) else 0,
+                            engine=s.engine, player=s.player, seed=s.seed))
             state.deadline_at = now + b.deadline_seconds
             self._transition(d, state, Status.AUTHORIZED, at=now,
                              data={"authorization": state.authorization.model_dump(mode="json")})

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gcv.contract.jsonschema_check import model_schema
 from gcv.contract.status import Reason, Status
 from gcv.repair.models import AllowedIntents, GateResult, ReviewVerdict
+from gcv.repair.search import SearchRung
 from gcv.validation.diff import FieldChange
 
 STATE_ID = "gcv.workflow/1"
@@ -41,6 +42,8 @@ class Budgets(BaseModel):
     deadline_seconds: float = Field(default=600.0, gt=0, le=86_400, description="wall clock from authorization")
     stagnation_rounds: int = Field(default=2, ge=1, le=20, description="rounds without improvement")
     max_agent_retries: int = Field(default=1, ge=0, le=5, description="retries of malformed agent output")
+    max_prescreen_runs: int = Field(default=20, ge=0, le=500,
+                                    description="reference-simulator pre-screens of candidates (not engine runs)")
 
 
 class Settings(_Model):
@@ -53,6 +56,10 @@ class Settings(_Model):
     budgets: Budgets = Field(default_factory=Budgets)
     population: dict[str, Any] | None = Field(
         default=None, description="bot population judged with every run (gcv.batch.population spec)")
+    prescreen: bool = Field(default=True, description="with an engine other than python-sim, judge each candidate's "
+                                                      "gameplay in the reference simulator before an engine run")
+    repair_search: bool = Field(default=True, description="search each repair's magnitude on its ladder in the "
+                                                          "reference simulator (docs/repair.md)")
 
 
 class Usage(_Model):
@@ -63,6 +70,7 @@ class Usage(_Model):
     model_calls: int = 0
     tokens: int = 0
     population_runs: int = 0
+    prescreen_runs: int = 0
 
     @property
     def engine_runs(self) -> int:
@@ -72,6 +80,7 @@ class Usage(_Model):
 class Scope(_Model):
     baseline_runs: int
     candidate_runs: int
+    prescreen_runs: int = 0
     engine: str
     player: dict[str, Any]
     seed: int
@@ -140,6 +149,7 @@ class RepairRecord(_Model):
     explanation: str = ""
     error: str | None = None
     changes: list[FieldChange] = Field(default_factory=list)
+    search: list[SearchRung] | None = Field(default=None, description="the ladder rungs the repair search tried")
 
 
 class Round(_Model):
@@ -150,6 +160,10 @@ class Round(_Model):
     candidate_hash: str
     validation_hash: str
     diff_hash: str
+    prescreen: RunRecord | None = Field(default=None, description="the reference simulator's run of this candidate "
+                                                                   "(engines other than python-sim)")
+    prescreen_failed: list[str] | None = Field(
+        default=None, description="gameplay or intent checks the pre-screen failed: the engine was not used")
     run: RunRecord | None = None
     population: PopulationRecord | None = None
     fairness: FairnessRecord | None = None
@@ -191,6 +205,7 @@ class WorkflowState(_Model):
     deadline_at: float | None = None
     requirement: RequirementOutcome | None = None
     goal_hash: str | None = None
+    baseline_prescreen: RunRecord | None = None
     baseline_run: RunRecord | None = None
     baseline_population: PopulationRecord | None = None
     baseline_fairness: FairnessRecord | None = None

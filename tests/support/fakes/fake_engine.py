@@ -88,6 +88,9 @@ def main() -> int:
         return 1
     request_path = _request_path(sys.argv[2:])
     request = json.loads(request_path.read_text(encoding="utf-8"))
+    if os.environ.get("GCV_FAKE_LOG"):  # every start of the engine, for tests that count engine runs
+        with open(os.environ["GCV_FAKE_LOG"], "a", encoding="utf-8") as fh:
+            fh.write(request["run_id"] + "\n")
     out = Path(request["output_dir"])
     engine = os.environ.get("GCV_FAKE_ENGINE", "fake")
     handshake = "GCV-HANDSHAKE " + json.dumps({"protocol": "gcv.run_protocol/1", "engine": engine, "version": "0",
@@ -163,6 +166,14 @@ def main() -> int:
     if mode == "garbage":
         (out / "telemetry.json").write_text("{not json")
         done()
+        return 0
+    if mode == "desync":  # an engine port out of step: one graze more, the state differs from the 8th second
+        status = _write_ok(request, out)
+        telemetry = json.loads((out / "telemetry.json").read_text())
+        telemetry["grazes"] += 1
+        telemetry["state_hashes"][7:-1] = [f"{int(h, 16) ^ 1:064x}" for h in telemetry["state_hashes"][7:-1]]
+        (out / "telemetry.json").write_text(json.dumps(telemetry))
+        done(status)
         return 0
     if mode in ("wrong_hash", "schema"):
         _write_ok(request, out)
