@@ -314,6 +314,18 @@ class _Report:
         dl = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
         return f'<div class="verdict {t}">{head}<dl>{dl}</dl></div>'
 
+    def engine_line(self, r: dict[str, Any]) -> str:
+        """Per candidate: pre-screened and not run in the engine, or the engine run and its parity."""
+        if r.get("prescreen_failed"):
+            return (f'{badge(False, "pre-screened")} failed {esc(", ".join(r["prescreen_failed"]))} in the reference '
+                    "simulator: not run in the engine (no engine run spent)")
+        run = r.get("run")
+        if not run:
+            return '<span class="muted">not run</span>'
+        parity = (f" · {badge(True, 'parity ok')} gameplay equals the reference pre-screen, figure for figure"
+                  if r.get("prescreen") else "")
+        return f"engine run on <b>{esc(run.get('engine'))}</b> ({'ok' if run.get('ok') else 'failed'}){parity}"
+
     def engine_text(self) -> str:
         """What actually ran (the runner's label, e.g. ue5-harness), never just what was asked for."""
         s = self.state
@@ -705,8 +717,9 @@ class _Report:
             if gate:
                 t = GATE_TONE.get(gate["outcome"], "neutral")
                 pill = f'<span class="pill {t}">{esc(gate["outcome"].replace("_", " "))}</span>'
-            body = [f'<div class="kv"><div>origin</div><div>{esc(r.get("origin"))}</div>']
-            if "passed" in r:
+            body = [f'<div class="kv"><div>origin</div><div>{esc(r.get("origin"))}</div>',
+                    f'<div>engine</div><div>{self.engine_line(r)}</div>']
+            if r.get("passed") is not None:
                 body.append(f'<div>evaluation</div><div>{badge(r["passed"])} miss score {r["miss_score"]:.4f}</div>')
             if verdict:
                 body.append(f'<div>agent verdict</div><div><b>{esc(verdict["verdict"])}</b>'
@@ -737,6 +750,14 @@ class _Report:
                 body.append(f'<h3>Repair {badge(rep.get("ok"), "applied" if rep.get("ok") else "refused")}</h3>'
                             f'<p class="small">{esc(rep.get("explanation") or rep.get("error") or "")}</p>'
                             + (table(["field", "before", "after"], crow) if crow else ""))
+                if rep.get("search"):
+                    srow = [[f"<code>{esc(s['ratio'])}</code>", f'<td class="num">{esc(fmt(s.get("value")))}</td>',
+                             badge(s["outcome"] == "passes", s["outcome"].replace("_", " ")),
+                             f'<span class="small">{esc(", ".join(s.get("failed_checks") or []))}</span>']
+                            for s in rep["search"]]
+                    body.append("<details><summary>Repair search in the reference simulator "
+                                f"({len(rep['search'])} rung(s) of the ladder)</summary>"
+                                + table(["r", "value", "reference", "failed checks"], srow) + "</details>")
             out.append(f'<div class="card"><h3>{esc(title)} {pill}</h3>{"".join(body)}</div>')
         return ('<p class="sub">The reviewer agent names an intent, never a number; the policy gate checks it '
                 'against what the evidence allows, and a deterministic calculator applies it.</p>' + "".join(out))

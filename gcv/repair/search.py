@@ -44,15 +44,20 @@ from gcv.repair.models import RepairOutcome
 from gcv.validation.validate import validate
 
 F = Fraction
-# Miss ratios r, gentlest first. bullets per wave: floor(n * r); wave interval: ceil(ms / r);
-# lifetime: floor(100 * life * r) / 100; speed: floor(100 * speed * r) / 100 (the calculator keeps r
-# inside its 0.6..0.9 clamp); layers: one layer fewer is the only step.
+# Miss ratios r, gentlest first, in steps of 5%. bullets per wave: floor(n * r); wave interval:
+# ceil(ms / r); lifetime: floor(100 * life * r) / 100; speed: floor(100 * speed * r) / 100 (the
+# calculator keeps r inside its 0.6..0.9 clamp); layers: one layer fewer is the only step.
+def _ladder(first: Fraction, last: Fraction) -> tuple[Fraction, ...]:
+    """r from ``first`` down to ``last`` in steps of 1/20 (5%)."""
+    return tuple(Fraction(k, 20) for k in range(int(first * 20), int(last * 20) - 1, -1))
+
+
 LADDERS: dict[str, tuple[Fraction, ...]] = {
-    REDUCE_BULLETS_PER_WAVE: (F(9, 10), F(4, 5), F(7, 10), F(3, 5), F(1, 2), F(2, 5)),
-    INCREASE_WAVE_INTERVAL: (F(9, 10), F(4, 5), F(7, 10), F(3, 5), F(1, 2), F(2, 5)),
-    REDUCE_BULLET_LIFETIME: (F(9, 10), F(4, 5), F(7, 10), F(3, 5), F(1, 2)),
-    REDUCE_BULLET_SPEED: (F(9, 10), F(17, 20), F(4, 5), F(3, 4), F(7, 10), F(13, 20), F(3, 5)),
-    REDUCE_PATTERN_LAYERS: (F(1),),
+    REDUCE_BULLETS_PER_WAVE: _ladder(F(19, 20), F(2, 5)),   # 0.95, 0.90, ..., 0.40
+    INCREASE_WAVE_INTERVAL: _ladder(F(19, 20), F(2, 5)),    # ms / 0.95 ... ms / 0.40
+    REDUCE_BULLET_LIFETIME: _ladder(F(19, 20), F(1, 2)),    # 0.95 ... 0.50
+    REDUCE_BULLET_SPEED: _ladder(F(9, 10), F(3, 5)),        # 0.90 ... 0.60 (the calculator's clamp)
+    REDUCE_PATTERN_LAYERS: (F(1),),                         # one layer fewer
 }
 
 Simulate = Callable[[BulletHellConfig], dict[str, Any]]

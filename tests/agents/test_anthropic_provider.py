@@ -39,7 +39,7 @@ from gcv.workflow.state import Settings, WorkflowState
 from gcv.workflow.guardrails import Budgets
 from gcv.store.catalog import Workspace
 from tests.conftest import BASELINE_PATH, NetworkDisabledError
-from tests.support.fake_anthropic import TEST_KEY, FakeAnthropic, fake_anthropic, usage  # noqa: F401 - fixture
+from tests.support.fake_anthropic import TEST_KEY, FakeAnthropic, fake_anthropic, usage, wire_form  # noqa: F401 - fixture
 from tests.support.simutil import Clock
 
 BASELINE = load_config(BASELINE_PATH)
@@ -48,15 +48,9 @@ REPAIR = ("make phase 2 a denser bidirectional spiral, but never more than 350 b
           "low FPS at 55 or above")  # accepted, player_hits fails in round 1, one speed repair passes
 
 
-def answer(request: str) -> dict[str, Any]:
+def answer(text: str) -> dict[str, Any]:
     """The tool input a good model would send: the offline parser's decision, in wire form."""
-    data = decide(request, BASELINE).model_dump(mode="json")
-    if data["goal"] is not None:
-        data["goal"].pop("goal")
-        data["goal"].pop("source_text")
-    for issue in data["issues"]:
-        issue["asked"] = json.dumps(issue["asked"])
-    return data
+    return wire_form(decide(text, BASELINE))
 
 
 def verdict(kind: str, intent: str | None = None, phase: str | None = None) -> dict[str, Any]:
@@ -423,7 +417,7 @@ def test_refusal_ends_the_workflow_as_a_recorded_outcome(fake_anthropic: FakeAnt
     engine, state = run_engine(tmp_path, EASY)
     assert state.status == "blocked" and state.terminal_reason == "agent_refused"
     assert state.usage.model_dump() == {"candidate_runs": 0, "baseline_runs": 0, "model_calls": 1, "tokens": 803,
-                                         "population_runs": 0}
+                                         "population_runs": 0, "prescreen_runs": 0}
     recorded = engine.ws.workflow_dir(state.id).activities()["requirement"]
     assert recorded["error"]["kind"] == "agent_refused" and recorded["calls"][0]["stop_reason"] == "refusal"
 
@@ -435,7 +429,7 @@ def test_token_budget_crossed_by_a_call_ends_the_loop(fake_anthropic: FakeAnthro
     _, state = run_engine(tmp_path, REPAIR, budgets=Budgets(max_tokens=50_000))
     assert state.status == "budget_exhausted" and state.terminal_reason == "token_budget"
     assert state.usage.model_dump() == {"candidate_runs": 1, "baseline_runs": 1, "model_calls": 2, "tokens": 55_000,
-                                         "population_runs": 0}
+                                         "population_runs": 0, "prescreen_runs": 0}
     assert state.best_round == 1 and state.final_candidate_hash == state.rounds[0].candidate_hash
     assert len(fake_anthropic.requests) == 2
     assert "cumulative tokens reached 55000 > budget 50000" in state.terminal_message
@@ -449,7 +443,7 @@ def test_token_budget_stops_a_retry_before_it_is_sent(fake_anthropic: FakeAnthro
     _, state = run_engine(tmp_path, REPAIR, budgets=Budgets(max_tokens=50_000))
     assert state.status == "budget_exhausted" and state.terminal_reason == "token_budget"
     assert state.usage.model_dump() == {"candidate_runs": 1, "baseline_runs": 1, "model_calls": 2, "tokens": 49_500,
-                                         "population_runs": 0}
+                                         "population_runs": 0, "prescreen_runs": 0}
     assert len(fake_anthropic.requests) == 2  # the retry was never sent
     assert "retry 1" in state.terminal_message and "token budget" in state.terminal_message
 

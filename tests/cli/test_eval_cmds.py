@@ -15,7 +15,7 @@ from gcv.agents.anthropic_provider import REQUIREMENT_TOOL
 from gcv.cli.app import app as APP
 from gcv.contract.loading import BASELINE_ENV, load_config
 from tests.conftest import BASELINE_PATH
-from tests.support.fake_anthropic import FakeAnthropic, fake_anthropic, usage  # noqa: F401 - fixture
+from tests.support.fake_anthropic import FakeAnthropic, fake_anthropic, usage, wire_form  # noqa: F401 - fixture
 
 BASE = load_config(BASELINE_PATH)
 ROWS = [
@@ -119,14 +119,8 @@ def test_the_committed_set_scores_through_the_command() -> None:
 # --- Claude, recorded, then replayed -------------------------------------------------------------
 
 def wire(text: str) -> dict[str, Any]:
-    """The tool input a good model would send for ``text``: the offline decision, in wire form."""
-    data = decide(text, BASE).model_dump(mode="json")
-    if data["goal"] is not None:
-        data["goal"].pop("goal")
-        data["goal"].pop("source_text")
-    for issue in data["issues"]:
-        issue["asked"] = json.dumps(issue["asked"])
-    return data
+    """The tool input a good model would send: the offline parser's decision, in wire form."""
+    return wire_form(decide(text, BASE))
 
 
 @pytest.mark.slow

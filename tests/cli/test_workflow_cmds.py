@@ -131,7 +131,7 @@ def test_status_and_propose_show_the_change_against_the_baseline_the_run_uses(cl
     assert code == 0 and status["baseline_source"] == "registry v1"
     by_path = {c["path"]: c for c in status["change"]}
     speed = by_path["$.phases[1].pattern.bullet_speed"]
-    assert (speed["before"], speed["after"], speed["percent"]) == (3.6, 2.4, -33.3)
+    assert (speed["before"], speed["after"], speed["percent"]) == (3.6, 2.34, -35.0)
     assert speed["origin"] == "repair:REDUCE_BULLET_SPEED" and speed["requested"] is False
     assert by_path["$.phases[1].pattern.bullets_per_wave"]["requested"] is True
     # after a promotion, the preview and the run both use (and name) the new active version
@@ -139,4 +139,4 @@ def test_status_and_propose_show_the_change_against_the_baseline_the_run_uses(cl
     code, preview = cli("propose", "make phase 2 bullets 10% faster")
     assert code == 0 and preview["baseline"] == "registry v2"
     (change,) = preview["change"]
-    assert (change["path"], change["before"], change["percent"]) == ("$.phases[1].pattern.bullet_speed", 2.4, 10.0)
+    assert (change["path"], change["before"], change["percent"]) == ("$.phases[1].pattern.bullet_speed", 2.34, 10.0)

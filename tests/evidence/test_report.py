@@ -64,7 +64,7 @@ def test_report_has_the_verdict_first_and_every_section(page: str, workflow) -> 
     assert page.index('id="verdict"') < page.index('id="request"') < page.index('id="verify"')
     assert f"gcv verify {wf_id}.evidence.zip --replay" in page
     # a repair's edit is never shown as requested: its origin and its change in % are in the top card
-    assert "phases[1].pattern.bullet_speed</code> 3.6 → <b>2.4</b> (-33.3%)" in verdict
+    assert "phases[1].pattern.bullet_speed</code> 3.6 → <b>2.34</b> (-35%)" in verdict
     assert "added by repair: REDUCE_BULLET_SPEED · not requested" in verdict
     assert "pattern.bullets_per_wave</code> 12 → <b>15</b> (+25%) <span class=\"badge info\">requested" in verdict
 
@@ -118,9 +118,13 @@ def test_report_of_a_request_that_needs_clarification(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_report_of_a_budget_exhausted_workflow(tmp_path: Path) -> None:
-    ws, wf_id = run_workflow(tmp_path / "ws", "make phase 2 harder")
+    from gcv.workflow.state import Budgets, Settings
+
+    ws, wf_id = run_workflow(tmp_path / "ws", "make phase 2 harder", settings=Settings(budgets=Budgets(max_candidate_runs=2)))
     page = write_report(ws, wf_id, tmp_path / "r.html").read_text()
-    assert "Budget exhausted" in page and "engine_run_budget" in page and "candidate 3" in page
+    assert "Budget exhausted" in page and "engine_run_budget" in page and "candidate 2" in page
+    # only the decisions the state machine takes from budget_exhausted are offered (never accept)
+    assert "accept|" not in page and "revise|rollback" in page
 
 
 # ---------------------------------------------------------------------- a real browser

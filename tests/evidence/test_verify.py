@@ -320,7 +320,10 @@ def failing(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     mp = pytest.MonkeyPatch()
     mp.setenv("GCV_SIGNING_KEY_HMAC", "a-shared-secret-of-the-studio")
     try:
-        ws, wf_id = run_workflow(tmp_path_factory.mktemp("ws"), "make phase 2 harder")
+        from gcv.workflow.state import Budgets, Settings
+
+        ws, wf_id = run_workflow(tmp_path_factory.mktemp("ws"), "make phase 2 harder",
+                                 settings=Settings(budgets=Budgets(max_candidate_runs=2)))
         path = export_bundle(ws, wf_id, tmp_path_factory.mktemp("out") / "evidence.zip")
     finally:
         mp.undo()

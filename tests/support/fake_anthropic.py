@@ -167,3 +167,18 @@ def fake_anthropic(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeAnthropic]:
         yield server
     finally:
         server.stop()
+
+
+def wire_form(decision: Any) -> dict[str, Any]:
+    """A RequirementDecision as a good model sends it through the strict tool schema: every field
+    present (the strict schema requires them all, null where unset), ``asked`` as JSON text."""
+    data = decision.model_dump(mode="json")
+    if data["goal"] is not None:
+        data["goal"].pop("goal")
+        data["goal"].pop("source_text")
+        data["goal"]["constraints"].setdefault("require_dodgeable", None)
+    if data["candidate"] is not None:
+        data["candidate"]["targets"].setdefault("require_dodgeable", False)
+    for issue in data["issues"]:
+        issue["asked"] = json.dumps(issue["asked"])
+    return data

@@ -52,9 +52,11 @@ CASES: list[tuple[str, list[str], str, list[str | None]]] = [
      ["REDUCE_BULLET_SPEED", None]),
     ("让第一阶段变成扇形，每 0.5 秒 9 发", ONE_REPAIR, "accepted_by_review", ["REDUCE_BULLET_SPEED", None]),
     ("把最后阶段改成花瓣，3 层", ONE_REPAIR, "accepted_by_review", ["REDUCE_BULLET_SPEED", None]),
-    # needs two repairs
-    ("make phase 1 an aimed fan with 9 bullets every 300 ms", TWO_REPAIRS, "accepted_by_review",
-     ["REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED", None]),
+    # the repair search finds the one step that passes (a fixed step needed two: issue 18)
+    ("make phase 1 an aimed fan with 9 bullets every 300 ms", ONE_REPAIR, "accepted_by_review",
+     ["REDUCE_BULLET_SPEED", None]),
+    # needs two repairs: no rung of the first search passes, the strongest one is applied
+    ("make phase 2 harder", TWO_REPAIRS, "accepted_by_review", ["REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED", None]),
     # budget exhausted (three candidate runs, still failing)
     ("double the bullets in all phases", RUN_BUDGET, "engine_run_budget",
      ["REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED"]),
@@ -172,6 +174,8 @@ def _noop_repair(monkeypatch: pytest.MonkeyPatch) -> None:
                              explanation="no-op (test double)")
 
     monkeypatch.setattr("gcv.workflow.loop.apply_repair", apply_repair)
+    monkeypatch.setattr("gcv.workflow.loop.search_repair", lambda **kw: (apply_repair(**{
+        k: kw[k] for k in ("candidate", "intent", "phase_id", "evaluation", "goal", "baseline")}), []))
 
 
 def test_spin_same_intent_on_identical_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
