@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from gcv.cli.commands import (agents_cmds, batch_cmds, eval_cmds, evidence_cmds, fair_cmds, propose_cmds, sim_cmds,
-                              validate_cmds, workflow_cmds)
+from gcv.cli.commands import (agents_cmds, batch_cmds, eval_cmds, evidence_cmds, fair_cmds, propose_cmds, serve_cmds,
+                              sim_cmds, validate_cmds, workflow_cmds)
 
 app = typer.Typer(
     name="gcv",
@@ -19,6 +19,7 @@ for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds,
     module.register(app)
 app.add_typer(eval_cmds.app)  # gcv eval-requests
 app.add_typer(fair_cmds.app)  # gcv fair
+app.add_typer(serve_cmds.app)  # gcv serve
 
 
 def main() -> None:
