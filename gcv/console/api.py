@@ -14,7 +14,7 @@ import os
 import time
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from gcv.console import views
 from gcv.console.context import Console, ConsoleError
 from gcv.console.events import LogTail, sse
+from gcv.console.security import Caller
 from gcv.console.jobs import write_evidence
 from gcv.contract.status import FINAL
 from gcv.store.catalog import WorkflowFilter
@@ -219,6 +220,12 @@ def router(console: Console) -> APIRouter:
     def who(request: Request) -> Any:
         return console.signed_in(request)
 
+    async def writer(request: Request) -> Caller:
+        """Signed in, and CSRF / JSON checked, before the body is even read."""
+        caller = console.signed_in(request)
+        await console.check_write(request, caller)
+        return caller
+
     @api.get("/health", summary="Is the console up, and on which workspace")
     def health() -> dict[str, Any]:
         return {"ok": True, "workspace": str(console.ws.root), "users": console.users is not None,
@@ -243,9 +250,8 @@ def router(console: Console) -> APIRouter:
                 "limit": limit, "offset": offset}
 
     @api.post("/workflows", status_code=201, summary="Submit a request (gcv run without --yes): the proposal")
-    async def post_workflow(request: Request, body: NewWorkflow) -> dict[str, Any]:
-        caller = who(request)
-        await console.check_write(request, caller)
+    async def post_workflow(request: Request, body: NewWorkflow,
+                  caller: Caller = Depends(writer)) -> dict[str, Any]:
         actor = console.actor(caller, "submit", body.actor, required=False)
         return await run_in_threadpool(create_workflow, console, body, actor)
 
@@ -256,31 +262,26 @@ def router(console: Console) -> APIRouter:
         return summary_object(d, state)
 
     @api.post("/workflows/{wf_id}/answers", summary="Answer the questions (gcv answer): the same request continues")
-    async def post_answer(request: Request, wf_id: str, body: AnswerBody) -> dict[str, Any]:
-        caller = who(request)
-        await console.check_write(request, caller)
+    async def post_answer(request: Request, wf_id: str, body: AnswerBody,
+                  caller: Caller = Depends(writer)) -> dict[str, Any]:
         actor = console.actor(caller, "answer", body.actor, required=False)
         return await run_in_threadpool(answer_workflow, console, wf_id, body.text, actor)
 
     @api.post("/workflows/{wf_id}/authorize", status_code=202,
               summary="Authorize the runs (gcv authorize) and run the loop in the background")
-    async def post_authorize(request: Request, wf_id: str, body: AuthorizeBody) -> dict[str, Any]:
-        caller = who(request)
-        await console.check_write(request, caller)
+    async def post_authorize(request: Request, wf_id: str, body: AuthorizeBody,
+                  caller: Caller = Depends(writer)) -> dict[str, Any]:
         actor = console.actor(caller, "authorize", body.actor, required=True)
         return await run_in_threadpool(authorize_workflow, console, wf_id, body, actor)
 
     @api.post("/workflows/{wf_id}/resume", status_code=202, summary="Resume an interrupted workflow (gcv resume)")
-    async def post_resume(request: Request, wf_id: str) -> dict[str, Any]:
-        caller = who(request)
-        await console.check_write(request, caller)
+    async def post_resume(request: Request, wf_id: str, caller: Caller = Depends(writer)) -> dict[str, Any]:
         console.actor(caller, "resume", None, required=False)
         return await run_in_threadpool(resume_workflow, console, wf_id)
 
     @api.post("/workflows/{wf_id}/decision", summary="The human decision (gcv decide)")
-    async def post_decision(request: Request, wf_id: str, body: DecisionBody) -> dict[str, Any]:
-        caller = who(request)
-        await console.check_write(request, caller)
+    async def post_decision(request: Request, wf_id: str, body: DecisionBody,
+                  caller: Caller = Depends(writer)) -> dict[str, Any]:
         actor = console.actor(caller, "promote" if body.promote else "decide", body.actor, required=True)
         return await run_in_threadpool(decide_workflow, console, wf_id, body, actor)
 
@@ -312,9 +313,8 @@ def router(console: Console) -> APIRouter:
             raise ConsoleError(404 if "no baseline version" in str(exc) else 422, str(exc)) from None
 
     @api.post("/baselines/rollback", summary="Make an earlier version active (audited)")
-    async def post_rollback(request: Request, body: RollbackBody) -> dict[str, Any]:
-        caller = who(request)
-        await console.check_write(request, caller)
+    async def post_rollback(request: Request, body: RollbackBody,
+                  caller: Caller = Depends(writer)) -> dict[str, Any]:
         actor = console.actor(caller, "rollback_baseline", body.actor, required=True)
         return await run_in_threadpool(rollback_baseline, console, body, actor)
 

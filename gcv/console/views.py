@@ -23,7 +23,7 @@ from gcv.store.errors import CorruptLog
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.state import WorkflowState
 from gcv.workflow.states import decisions_allowed
-from gcv.workflow.summary import change_with_origins
+from gcv.workflow.summary import change_with_origins, percent_change
 
 VERIFY_CACHE = "verify.json"
 
@@ -101,7 +101,8 @@ def proposal(d: WorkflowDir, state: WorkflowState) -> dict[str, Any] | None:
         return None
     decision = d.get(req.hash)
     first = state.rounds[0] if state.rounds else None
-    diff = d.get(first.diff_hash) if first else []
+    diff = [{**c, "percent": percent_change(c.get("before"), c.get("after"))}
+            for c in (d.get(first.diff_hash) if first else [])]
     validation = d.get(first.validation_hash) if first else None
     goal = decision.get("goal")
     return {"decision": req.decision, "rationale": decision.get("rationale", ""), "goal": goal,
