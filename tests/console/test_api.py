@@ -148,6 +148,7 @@ def test_engines_and_agents_are_what_the_cli_reports(local) -> None:
 
 
 # ---------------------------------------------------------------------- resume and the lock
+@pytest.mark.slow
 def test_an_interrupted_workflow_is_shown_as_such_and_resumes(local, local_app, local_browser, workspace: Path) -> None:
     wf = local.post("/api/workflows", json={"request": REQUEST}).json()["workflow_id"]
     # authorized, then the process stopped before the loop went on (status `authorized`, nobody runs it)
