@@ -112,3 +112,50 @@ def bearer(users_app) -> Callable[[str], TestClient]:
 def wait_job(app, wf_id: str) -> None:
     job = app.state.console.jobs.wait(wf_id, timeout=120)
     assert job is not None and not job.running and job.error is None, job and job.error
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ThreadServer:
+    """The console's app under a real uvicorn server, in a thread of the test process."""
+
+    def __init__(self, app, port: int) -> None:
+        import threading
+
+        import uvicorn
+
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                                    lifespan="off", timeout_graceful_shutdown=1))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> "ThreadServer":
+        import time
+
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture()
+def live_local(workspace: Path):
+    """A loopback console without users, served for real (for streams and concurrency)."""
+    port = free_port()
+    app = create_app(ConsoleConfig(workspace=workspace, host="127.0.0.1", port=port, secret=b"s" * 32))
+    with ThreadServer(app, port) as server:
+        server.app = app  # type: ignore[attr-defined]
+        yield server
