@@ -226,10 +226,12 @@ def router(console: Console) -> APIRouter:
         await console.check_write(request, caller)
         return caller
 
-    @api.get("/health", summary="Is the console up, and on which workspace")
-    def health() -> dict[str, Any]:
-        return {"ok": True, "workspace": str(console.ws.root), "users": console.users is not None,
-                "workflows": console.ws.count_workflows()}
+    @api.get("/health", summary="Is the console up (and, to a signed-in caller, on which workspace)")
+    def health(request: Request) -> dict[str, Any]:
+        out: dict[str, Any] = {"ok": True, "users": console.users is not None}
+        if console.caller(request).via != "anonymous":
+            out.update(workspace=str(console.ws.root), workflows=console.ws.count_workflows())
+        return out
 
     @api.get("/me", summary="Who the caller is and what they may do")
     def me(request: Request) -> dict[str, Any]:

@@ -246,9 +246,10 @@ def router(console: Console) -> APIRouter:
     def review(request: Request, wf_id: str) -> HTMLResponse:
         caller = signed_in(request)
         d, state = api.load(console, wf_id)
+        verify = views.verify_result(console.ws, d, wf_id)
         return page(request, "review.html", caller, s=state, st=views.status_view(state.status),
-                    r=views.review(d, state), viewer=console.viewer.meta(d, state),
-                    verify=views.verify_result(console.ws, d, wf_id),
+                    r=views.review(d, state), viewer=console.viewer.meta(d, state), verify=verify,
+                    current=views.evidence_current(verify, state),
                     has_report=default_report_path(console.ws, wf_id).is_file(),
                     decisions=decisions_allowed(state.status), plan=views.authorization_plan(state))
 

@@ -15,7 +15,7 @@ from typing import Any
 from engine_runners.registry import all_runners
 from gcv.agents.doctor import agents_report
 from gcv.console.jobs import Jobs, lock_holder
-from gcv.contract.status import Status
+from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Status
 from gcv.evidence.bundle import default_bundle_path
 from gcv.evidence.verify import verify_bundle
 from gcv.store.catalog import Workspace
@@ -173,6 +173,17 @@ def verify_result(ws: Workspace, d: WorkflowDir, wf_id: str) -> dict[str, Any] |
     return result
 
 
+def evidence_current(verify: dict[str, Any] | None, state: WorkflowState) -> bool:
+    """Is the bundle on disk the evidence of the workflow as it is now? The loop's state changes
+    before ``gcv run`` / ``resume`` (or a console job) write the bundle, and a human decision is
+    recorded after it: a bundle of the loop's end stays the evidence of the decision."""
+    if verify is None or verify.get("status") is None:
+        return False
+    if verify["status"] == state.status:
+        return True
+    return state.status in HUMAN_DECISIONS and Status(verify["status"]) in LOOP_END
+
+
 def batches(root: Path) -> list[dict[str, Any]]:
     """``gcv batch`` outputs found in the workspace (``batches/<name>/summary.json``)."""
     out = []
@@ -190,4 +201,4 @@ def batches(root: Path) -> list[dict[str, Any]]:
 
 
 __all__ = ["status_view", "utc", "usable_engines", "usable_providers", "progress", "proposal", "authorization_plan",
-           "review", "verify_result", "batches", "liveness", "last_step"]
+           "review", "verify_result", "evidence_current", "batches", "liveness", "last_step"]

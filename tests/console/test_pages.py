@@ -152,3 +152,27 @@ def test_batches_page_shows_batch_results(local_browser: TestClient, workspace: 
     assert result.exit_code == 0, result.output
     page = local_browser.get("/batches").text
     assert "mini" in page and "bot:average" in page and "shrine_trial" in page and '<svg class="bar"' in page
+
+
+@pytest.mark.slow
+def test_a_bundle_older_than_the_state_is_marked_as_such(local_browser: TestClient, workspace: Path) -> None:
+    """Regression: the review page showed the needs-clarification bundle (and its verify OK) as the
+    evidence of a finished run, in the moment between the loop's end and its evidence being written."""
+    from gcv.console.jobs import write_evidence
+    from gcv.store.catalog import Workspace
+    from gcv.workflow.loop import WorkflowLoop
+
+    b = local_browser
+    wf = b.post("/new", data={"csrf": b.csrf, "request": VAGUE}).headers["location"].rsplit("/", 1)[1]
+    b.post(f"/workflows/{wf}/answer", data={"csrf": b.csrf, "answer-1": "phase 2"})
+    loop = WorkflowLoop(Workspace(workspace))
+    loop.authorize(wf, actor="omar")
+    state = loop.advance(wf)  # as `gcv resume` does, before it writes the evidence
+    assert state.status == "evidence_ready"
+    review = b.get(f"/workflows/{wf}/review").text
+    assert 'id="stale"' in review and 'data-current="0"' in review and "Needs clarification" in review
+    write_evidence(loop.ws, state)
+    review = b.get(f"/workflows/{wf}/review").text
+    assert 'id="stale"' not in review and 'data-current="1"' in review and "gcv verify: OK" in review
+    loop.decide(wf, decision="accept", actor="rita", note="")
+    assert 'data-current="1"' in b.get(f"/workflows/{wf}/review").text  # the decision's evidence

@@ -21,10 +21,10 @@ from tests.console.conftest import REQUEST, free_port
 class Served:
     """A real `gcv serve` process on the workspace."""
 
-    def __init__(self, workspace: Path, port: int, **env: str) -> None:
+    def __init__(self, workspace: Path, port: int, *args: str, **env: str) -> None:
         exe = Path(sys.executable).with_name("gcv")
         self.url = f"http://127.0.0.1:{port}"
-        self.proc = subprocess.Popen([str(exe), "serve", "--port", str(port)], stdout=subprocess.DEVNULL,
+        self.proc = subprocess.Popen([str(exe), "serve", "--port", str(port), *args], stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE, env={**os.environ, "GCV_HOME": str(workspace), **env})
         deadline = time.monotonic() + 30
         while True:
@@ -61,10 +61,10 @@ def essence(root: Path, wf: str) -> dict:
             "transitions": [(e.get("from"), e.get("to")) for e in d.events() if e["type"] == "transition"]}
 
 
-def wait_status(url: str, wf: str, wanted: set[str], timeout: float = 120) -> dict:
+def wait_status(url: str, wf: str, wanted: set[str], timeout: float = 120, headers: dict | None = None) -> dict:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        status = httpx.get(f"{url}/api/workflows/{wf}", timeout=10).json()
+        status = httpx.get(f"{url}/api/workflows/{wf}", timeout=10, headers=headers).json()
         if status["status"] in wanted:
             return status
         time.sleep(0.1)

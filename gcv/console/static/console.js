@@ -56,8 +56,13 @@ function startLive(section) {
       lastStatus = data.status.value;
       section.dataset.status = data.status.value;
       section.dataset.running = data.status.running ? "1" : "0";
-      if (changed && (!data.status.running || !wasRunning)) {
-        // the loop now waits for a person, or someone (here or with gcv) acted: show the forms
+      if (data.status.running) {
+        // the loop runs (started here or with gcv): the forms of the waiting state no longer apply
+        document.querySelectorAll("[data-while-waiting]").forEach(function (el) { el.hidden = true; });
+        if (note && !wasRunning) note.textContent = "running" + (data.holder ? " (" + data.holder + ")" : "");
+      }
+      if (changed && !data.status.running) {
+        // the loop now waits for a person, or someone (here or with gcv) decided: show the forms
         // that belong to the new state (once per change, not a reload loop)
         source.close();
         window.location.reload();
@@ -80,7 +85,6 @@ function startViewer(root) {
   const figures = Array.from(root.querySelectorAll("figure[data-side]"));
   let tick = 0;
   let timer = null;
-  let pending = 0;
   const STRIDE = 6;  // playback: 10 frames per second of fight
 
   function show(t) {
@@ -92,10 +96,12 @@ function startViewer(root) {
       const last = (parseInt(fig.dataset.ticks, 10) || 1) - 1;
       const img = fig.querySelector("img");
       const at = Math.min(tick, last);
+      const src = "/workflows/" + encodeURIComponent(wf) + "/frames/" + fig.dataset.side + "/" + at + ".png";
       img.alt = fig.dataset.side + " at tick " + at;
-      pending += 1;
-      img.onload = img.onerror = function () { pending = Math.max(0, pending - 1); };
-      img.src = "/workflows/" + encodeURIComponent(wf) + "/frames/" + fig.dataset.side + "/" + at + ".png";
+      if (img.getAttribute("src") === src) return;  // this side's fight is over: its last frame stays
+      img.dataset.loading = "1";
+      img.onload = img.onerror = function () { img.dataset.loading = "0"; };
+      img.src = src;
     });
   }
   function stop() { if (timer) { clearInterval(timer); timer = null; play.textContent = "Play"; } }
@@ -103,7 +109,7 @@ function startViewer(root) {
     if (timer) { stop(); return; }
     play.textContent = "Pause";
     timer = setInterval(function () {
-      if (pending > 0) return;  // wait for the frames on screen
+      if (figures.some(function (f) { return f.querySelector("img").dataset.loading === "1"; })) return;
       if (tick >= max) { stop(); return; }
       show(tick + STRIDE);
     }, 100);
