@@ -68,6 +68,8 @@ def pages(client: httpx.Client, repeat: int, n: int) -> dict[str, dict[str, floa
     urls = {"workflows page 1": "/workflows", f"workflows page {last // 2}": f"/workflows?page_no={last // 2}",
             "filtered (status + actor + text)": "/workflows?status=needs_clarification&actor=ana&q=slow",
             "JSON list, 50 rows": "/api/workflows?limit=50"}
+    first = client.get("/api/workflows?limit=1").json()["workflows"][0]["id"]
+    urls["one workflow's page"] = f"/workflows/{first}"
     out = {}
     for name, url in urls.items():
         client.get(url)  # warm

@@ -176,3 +176,11 @@ def test_a_bundle_older_than_the_state_is_marked_as_such(local_browser: TestClie
     assert 'id="stale"' not in review and 'data-current="1"' in review and "gcv verify: OK" in review
     loop.decide(wf, decision="accept", actor="rita", note="")
     assert 'data-current="1"' in b.get(f"/workflows/{wf}/review").text  # the decision's evidence
+
+
+def test_home_and_sign_out(local_browser: TestClient) -> None:
+    b = local_browser
+    assert b.get("/").headers["location"] == "/workflows"
+    r = b.post("/logout", data={"csrf": b.csrf})
+    assert r.status_code == 303 and r.headers["location"] == "/login"
+    assert b.get("/workflows").headers["location"].startswith("/login")  # the cookie is gone
