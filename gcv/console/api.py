@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
@@ -380,10 +380,6 @@ async def event_stream(console: Console, request: Request, d: WorkflowDir, after
             yield b": keepalive\n\n"
 
 
-def json_error(status: int, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, **extra}, status_code=status)
-
-
 __all__ = ["router", "load", "create_workflow", "answer_workflow", "authorize_workflow", "resume_workflow",
            "decide_workflow", "rollback_baseline", "list_filter", "NewWorkflow", "AnswerBody", "AuthorizeBody",
-           "DecisionBody", "RollbackBody", "json_error", "MAX_REQUEST_CHARS"]
+           "DecisionBody", "RollbackBody", "MAX_REQUEST_CHARS"]

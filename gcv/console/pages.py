@@ -63,7 +63,7 @@ def router(console: Console) -> APIRouter:
     def signed_in(request: Request) -> Caller:
         caller = console.caller(request)
         if caller.via != "browser":
-            raise _LoginNeeded(request.url.path + (f"?{request.url.query}" if request.url.query else ""))
+            raise LoginNeeded(request.url.path + (f"?{request.url.query}" if request.url.query else ""))
         return caller
 
     async def form_of(request: Request, caller: Caller) -> dict[str, str]:
@@ -118,7 +118,7 @@ def router(console: Console) -> APIRouter:
         caller = signed_in(request)
         engines = views.usable_engines()
         return page(request, "new.html", caller, engines=engines, providers=views.usable_providers(), error=error,
-                    baseline=views_active_baseline(console))
+                    baseline=active_baseline_row(console))
 
     @pages.post("/new")
     async def new_submit(request: Request) -> Response:
@@ -333,7 +333,7 @@ def router(console: Console) -> APIRouter:
     return pages
 
 
-def views_active_baseline(console: Console) -> dict[str, Any]:
+def active_baseline_row(console: Console) -> dict[str, Any]:
     rows = ensure_registry(console.ws, console.config.clock())
     active = next((r for r in rows if r["active"]), rows[-1])
     return {"version": active["version"], "config_hash": active["config_hash"], "source": active["source"]}
@@ -345,12 +345,11 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {first['msg']}"
 
 
-class _LoginNeeded(Exception):
+class LoginNeeded(Exception):
+    """A page asked for without a browser session: the app redirects to the sign-in page."""
+
     def __init__(self, target: str) -> None:
         super().__init__(target)
         self.target = target
-
-
-LoginNeeded = _LoginNeeded
 
 __all__ = ["router", "LoginNeeded", "templates", "REPORT_CSP"]
