@@ -17,13 +17,16 @@ function startLive(section) {
   const badge = document.querySelector("#status-badge .badge");
   let shown = trace ? trace.children.length : 0;
   let lastStatus = section.dataset.status;
-  const source = new EventSource("/api/workflows/" + encodeURIComponent(wf) + "/events");
+  // the page already shows everything up to its state's last event: stream only what follows
+  const after = parseInt(section.dataset.seq, 10);
+  const source = new EventSource("/api/workflows/" + encodeURIComponent(wf) + "/events?after=" +
+                                 (isNaN(after) ? -1 : after));
   source.onmessage = function (msg) {
     let data;
     try { data = JSON.parse(msg.data); } catch (e) { return; }
     if (data.kind === "event") {
       const ev = data.event;
-      if (ev.type === "step" && stepText) stepText.textContent = "step " + ev.data.step;
+      if (ev.type === "step" && stepText && section.dataset.running === "1") stepText.textContent = "step " + ev.data.step;
       if (note) note.textContent = "event " + ev.seq + ": " + ev.type + (ev.to ? " -> " + ev.to : "");
     } else if (data.kind === "progress") {
       if (trace) {
