@@ -20,68 +20,12 @@ from rich.table import Table
 from gcv.cli.output import console, emit_json
 
 
-def _sdk_version() -> str | None:
-    try:
-        import anthropic
-    except ImportError:
-        return None
-    return str(anthropic.__version__)
-
-
-def _prompts() -> dict[str, dict[str, str]]:
-    from gcv.agents import prompts
-
-    out = {}
-    for name in ("requirement", "review"):
-        try:
-            p = prompts.load(name)
-        except prompts.PromptError as exc:
-            out[name] = {"error": str(exc)}
-            continue
-        out[name] = {"prompt_id": p.prompt_id, "template_sha256": p.sha256}
-    return out
-
-
 def agents_report() -> dict[str, Any]:
-    """The doctor's findings as plain data (what ``--json`` prints)."""
-    from gcv.agents.anthropic_provider import ENV_KEY, AnthropicSettings, ProviderConfigError
-    from gcv.agents.requirement import requirement_provider_names
-    from gcv.agents.review import review_provider_names
-    from gcv.agents.offline_requirement import MODEL_NAME as OFFLINE_REQUIREMENT_MODEL
-    from gcv.agents.offline_review import MODEL as OFFLINE_REVIEW_MODEL
+    """The doctor's findings as plain data (what ``--json`` prints); it lives in
+    ``gcv.agents.doctor`` so that the console reports exactly the same."""
+    from gcv.agents.doctor import agents_report as report  # lazy: the agents layer only for this command
 
-    sdk = _sdk_version()
-    anthropic: dict[str, Any] = {"name": "anthropic", "kind": "Claude through the official anthropic SDK",
-                                 "sdk_version": sdk, "prompts": _prompts()}
-    problems: list[str] = []
-    try:
-        settings = AnthropicSettings.from_env()
-    except ProviderConfigError as exc:
-        problems.append(str(exc))
-        settings = None
-    if settings is not None:
-        anthropic.update(settings.describe())
-        if not settings.key_present:
-            problems.append(f"{ENV_KEY} is not set")
-    else:
-        import os
-
-        anthropic["key_present"] = bool(os.environ.get(ENV_KEY, "").strip())
-    if sdk is None:
-        problems.append("the anthropic package is not installed (install GCV's 'anthropic' extra)")
-    anthropic["usable"] = not problems
-    anthropic["problems"] = problems
-    return {
-        "requirement_providers": requirement_provider_names(),
-        "review_providers": review_provider_names(),
-        "providers": [
-            {"name": "offline", "kind": "deterministic rules (the default), no network", "usable": True,
-             "model": OFFLINE_REQUIREMENT_MODEL, "review_model": OFFLINE_REVIEW_MODEL},
-            anthropic,
-            {"name": "replay", "usage": "replay:PATH", "usable": True,
-             "kind": "answers from a recorded workflow folder (workflows/<wf>/) or evidence bundle"},
-        ],
-    }
+    return report()
 
 
 def _yes(value: Any) -> str:

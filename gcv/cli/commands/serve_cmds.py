@@ -1,0 +1,62 @@
+"""``gcv serve``: the browser console on this workspace (docs/console.md).
+
+Binds to loopback by default, for one local user with every role. Binding to any other
+address needs ``--users FILE`` (named users with tokens and roles); without it the command
+refuses with exit code 2 before anything listens.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from gcv.cli.output import console, fail_usage
+
+app = typer.Typer()
+
+
+@app.command("serve")
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="address to listen on (loopback unless --users is given)"),
+    port: int = typer.Option(8765, "--port", min=1, max=65535),
+    users: Optional[Path] = typer.Option(None, "--users", help="TOML file of users: name, roles, token_sha256"),
+    allow_host: list[str] = typer.Option([], "--allow-host",
+                                         help="another host name browsers use to reach this server (repeatable)"),
+    log_level: str = typer.Option("warning", "--log-level", help="uvicorn's log level"),
+) -> None:
+    """Serve the GCV console (designers, operators and reviewers in a browser)."""
+    # lazy: the web stack only for this command
+    import uvicorn
+
+    from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+    from gcv.console.app import create_app
+    from gcv.console.context import ConsoleConfig
+    from gcv.console.security import is_loopback
+    from gcv.console.users import UsersFileError, load_users
+    from gcv.store.errors import StoreError
+    from gcv.store.paths import workspace_root
+
+    user_table = None
+    if users is not None:
+        try:
+            user_table = load_users(users)
+        except UsersFileError as exc:
+            fail_usage(str(exc), file=str(users), role="users file")
+    if user_table is None and not is_loopback(host):
+        fail_usage(f"refusing to serve on {host} without --users: a console reachable from other machines "
+                   "needs named users with tokens and roles",
+                   hint="serve on 127.0.0.1 (the default), or pass --users FILE (docs/console.md)")
+    try:
+        application = create_app(ConsoleConfig(workspace=workspace_root(), host=host, port=port, users=user_table,
+                                               allow_hosts=tuple(allow_host)))
+    except StoreError as exc:
+        fail_usage(str(exc))
+    install_termination_handling()
+    shown = f"[{host}]" if ":" in host else host
+    mode = f"{len(user_table.by_digest)} user(s) from {users}" if user_table else "local user, every role"
+    console(stderr=True).print(f"GCV console on http://{shown}:{port}/ (workspace {workspace_root()}; {mode}); "
+                               "Ctrl-C stops it", markup=False, soft_wrap=True)
+    uvicorn.run(application, host=host, port=port, log_level=log_level, timeout_graceful_shutdown=3,
+                proxy_headers=False, server_header=False)

@@ -1,0 +1,129 @@
+"""Background work: the console runs the durable workflow loop in worker threads.
+
+A job is ``WorkflowLoop.advance`` (then the evidence, as ``gcv run`` / ``gcv resume`` write
+it), in its own thread, under the workflow's lock like any other writer. Nothing about a
+job lives only in memory: the loop records every step before it counts, so the server can
+be killed at any moment; restarted, a workflow left between two steps of the loop shows as
+*interrupted* and an operator resumes it (``POST /api/workflows/{id}/resume``, the same as
+``gcv resume``), which redoes the interrupted step from its recorded activities: nothing
+is lost or run twice.
+
+Threads are daemons: stopping the server abandons a job exactly like a kill would, which
+the loop is built for, rather than holding the server up for a long engine run.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gcv.contract.status import Status
+from gcv.evidence.collect import EvidenceError
+from gcv.evidence.finalize import finalize_evidence
+from gcv.store.catalog import Workspace
+from gcv.store.errors import StoreError, WorkflowLocked
+from gcv.workflow.activities import Activities
+from gcv.workflow.loop import WorkflowError, WorkflowLoop
+from gcv.workflow.state import WorkflowState
+
+log = logging.getLogger("gcv.console")
+
+
+@dataclass
+class Job:
+    wf_id: str
+    what: str
+    started: float
+    thread: threading.Thread | None = None
+    error: str | None = None
+    finished: float | None = None
+    evidence: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+
+class Jobs:
+    """The console's background runs, at most one per workflow."""
+
+    def __init__(self, ws: Workspace, *, activities_factory: Callable[[], Activities | None] = lambda: None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.ws = ws
+        self.activities_factory = activities_factory
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._jobs: dict[str, Job] = {}
+
+    def loop(self) -> WorkflowLoop:
+        return WorkflowLoop(self.ws, clock=self.clock, activities=self.activities_factory())
+
+    def get(self, wf_id: str) -> Job | None:
+        with self._lock:
+            return self._jobs.get(wf_id)
+
+    def running(self, wf_id: str) -> bool:
+        job = self.get(wf_id)
+        return job is not None and job.running
+
+    def start(self, wf_id: str, what: str) -> bool:
+        """Advance ``wf_id`` in the background; False when a job of ours already runs it."""
+        with self._lock:
+            job = self._jobs.get(wf_id)
+            if job is not None and job.running:
+                return False
+            job = Job(wf_id=wf_id, what=what, started=time.time())
+            job.thread = threading.Thread(target=self._run, args=(job,), name=f"gcv-{what}-{wf_id}", daemon=True)
+            self._jobs[wf_id] = job
+            job.thread.start()
+        return True
+
+    def wait(self, wf_id: str, timeout: float | None = None) -> Job | None:
+        job = self.get(wf_id)
+        if job is not None and job.thread is not None:
+            job.thread.join(timeout)
+        return job
+
+    def _run(self, job: Job) -> None:
+        try:
+            state = self.loop().advance(job.wf_id)
+            job.evidence = write_evidence(self.ws, state)
+        except WorkflowLocked as exc:
+            job.error = str(exc)
+        except (WorkflowError, StoreError) as exc:
+            job.error = str(exc)
+            log.warning("workflow %s: %s", job.wf_id, exc)
+        except Exception as exc:  # noqa: BLE001 - a job must never take the server down; the state says where it is
+            job.error = f"internal error ({type(exc).__name__}); the workflow is recorded as far as it got: resume it"
+            log.exception("workflow %s: background run failed", job.wf_id)
+        finally:
+            job.finished = time.time()
+
+
+def write_evidence(ws: Workspace, state: WorkflowState) -> dict[str, str]:
+    """The report and the bundle, where ``gcv run`` / ``resume`` put them (never fails a run)."""
+    if state.status == Status.AWAITING_AUTHORIZATION or state.status.running:
+        return {}
+    try:
+        paths = finalize_evidence(ws, state.id)
+    except EvidenceError as exc:
+        log.warning("workflow %s: evidence not written: %s", state.id, exc)
+        return {}
+    return {name: str(path) for name, path in paths.items()}
+
+
+def lock_holder(ws: Workspace, wf_id: str) -> str | None:
+    """Who holds the workflow's lock right now (None: nobody). Takes the lock for an instant
+    when it is free, so call it only for a workflow that looks interrupted."""
+    d = ws.workflow_dir(wf_id)
+    try:
+        with d.lock():
+            return None
+    except WorkflowLocked as exc:
+        return str(exc)
+
+
+__all__ = ["Jobs", "Job", "write_evidence", "lock_holder"]

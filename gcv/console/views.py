@@ -1,0 +1,222 @@
+"""What the pages show, as plain data read from the workflow's typed state and artifacts.
+
+Everything a page says about a workflow comes from here, and everything here comes from
+``WorkflowState`` and the status vocabulary (``gcv.contract.status``): no second list of
+statuses, titles or colours.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from engine_runners.registry import all_runners
+from gcv.agents.doctor import agents_report
+from gcv.console.jobs import Jobs, lock_holder
+from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Status
+from gcv.evidence.bundle import default_bundle_path
+from gcv.evidence.verify import verify_bundle
+from gcv.store.catalog import Workspace
+from gcv.store.errors import CorruptLog
+from gcv.store.workflow_dir import WorkflowDir
+from gcv.workflow.state import WorkflowState
+from gcv.workflow.states import decisions_allowed
+from gcv.workflow.summary import change_with_origins, percent_change
+
+VERIFY_CACHE = "verify.json"
+
+
+def status_view(status: Status | str) -> dict[str, Any]:
+    s = Status(status)
+    return {"value": s.value, "title": s.title, "tone": s.tone, "exit_code": s.exit_code, "running": s.running}
+
+
+def utc(ts: float | None) -> str:
+    return "-" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
+
+
+def usable_engines() -> list[dict[str, Any]]:
+    """What ``gcv engines`` reports, and which of them can run here now."""
+    rows = []
+    for runner in all_runners():
+        st = runner.check()
+        rows.append({**st.as_dict(), "usable": st.status == "available"})
+    return rows
+
+
+def usable_providers() -> list[dict[str, Any]]:
+    """What ``gcv agents`` reports usable, that the picker can offer (``replay`` needs a recording
+    path and belongs to ``gcv verify --replay``, not to a new request)."""
+    return [p for p in agents_report()["providers"] if p["usable"] and "usage" not in p]
+
+
+def last_step(d: WorkflowDir) -> dict[str, Any] | None:
+    try:
+        events = d.events()
+    except CorruptLog:
+        return None
+    for event in reversed(events):
+        if event.get("type") == "step":
+            return {"step": event["data"].get("step"), "at": event.get("at")}
+    return None
+
+
+def liveness(ws: Workspace, jobs: Jobs, state: WorkflowState) -> dict[str, Any]:
+    """Is the loop running now (here or in another process), or was it interrupted?"""
+    job = jobs.get(state.id)
+    if not state.status.running:
+        return {"running": False, "interrupted": False, "holder": None,
+                "job_error": job.error if job is not None and not job.running else None}
+    if job is not None and job.running:
+        return {"running": True, "interrupted": False, "holder": "this console", "job_error": None}
+    holder = lock_holder(ws, state.id)
+    return {"running": holder is not None, "interrupted": holder is None, "holder": holder,
+            "job_error": job.error if job is not None else None}
+
+
+def progress(ws: Workspace, jobs: Jobs, d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
+    b = state.settings.budgets
+    u = state.usage
+    deadline_left = None if state.deadline_at is None else max(0.0, state.deadline_at - time.time())
+    return {
+        "kind": "progress", "workflow_id": state.id, "status": status_view(state.status),
+        "terminal_reason": str(state.terminal_reason) if state.terminal_reason else None,
+        "terminal_title": state.terminal_reason.title if state.terminal_reason else None,
+        "terminal_message": state.terminal_message, "round": state.round, "trace": list(state.trace),
+        "usage": {"candidate_runs": [u.candidate_runs, b.max_candidate_runs], "baseline_runs": u.baseline_runs,
+                  "model_calls": [u.model_calls, b.max_model_calls], "tokens": [u.tokens, b.max_tokens]},
+        "deadline_seconds": b.deadline_seconds, "deadline_left": deadline_left,
+        "step": last_step(d), "decisions": decisions_allowed(state.status), **liveness(ws, jobs, state),
+        "event_seq": state.event_seq,
+    }
+
+
+def proposal(d: WorkflowDir, state: WorkflowState) -> dict[str, Any] | None:
+    """The requirement agent's answer: decision, goal, the diff against the baseline the run
+    will use, the four validation layers, questions and issues."""
+    req = state.requirement
+    if req is None:
+        return None
+    decision = d.get(req.hash)
+    first = state.rounds[0] if state.rounds else None
+    diff = [{**c, "percent": percent_change(c.get("before"), c.get("after"))}
+            for c in (d.get(first.diff_hash) if first else [])]
+    validation = d.get(first.validation_hash) if first else None
+    goal = decision.get("goal")
+    return {"decision": req.decision, "rationale": decision.get("rationale", ""), "goal": goal,
+            "goal_json": json.dumps(goal, indent=1, ensure_ascii=False) if goal else None,
+            "questions": req.questions, "issues": req.issues, "diff": diff,
+            "validation": validation, "baseline_source": state.baseline_source}
+
+
+def authorization_plan(state: WorkflowState) -> dict[str, Any]:
+    """Exactly what an authorization allows (what ``WorkflowLoop.authorize`` records as scope)."""
+    s, b = state.settings, state.settings.budgets
+    return {"engine": s.engine, "provider": s.provider, "seed": s.seed, "player": s.player,
+            "baseline_runs": 1, "candidate_runs": b.max_candidate_runs, "model_calls": b.max_model_calls,
+            "tokens": b.max_tokens, "deadline_seconds": b.deadline_seconds, "population": s.population,
+            "budgets": b.model_dump()}
+
+
+def checks(d: WorkflowDir, state: WorkflowState) -> list[dict[str, Any]]:
+    final = state.final_round() or (state.rounds[-1] if state.rounds else None)
+    if final is None or final.evaluation_hash is None:
+        return []
+    ev = d.get(final.evaluation_hash)
+    return list(ev.get("checks", [])) + list(ev.get("intent_checks", []))
+
+
+def metrics(d: WorkflowDir, state: WorkflowState) -> list[dict[str, Any]]:
+    """Baseline vs final candidate on the figures a reviewer reads first."""
+    final = state.final_round()
+    if state.baseline_run is None or state.baseline_run.telemetry_hash is None or final is None \
+            or final.run is None or final.run.telemetry_hash is None:
+        return []
+    base, cand = d.get(state.baseline_run.telemetry_hash), d.get(final.run.telemetry_hash)
+    keys = ("status", "survival_ticks", "peak_alive_bullets", "player_hits", "low_fps", "phases_reached",
+            "total_bullets_spawned", "grazes")
+    return [{"name": k, "baseline": base.get(k), "candidate": cand.get(k)} for k in keys]
+
+
+def candidates(state: WorkflowState) -> list[dict[str, Any]]:
+    """Per candidate: pre-screened and not run in the engine, or its engine run (and parity with the
+    reference pre-screen, when there was one)."""
+    out = []
+    for r in state.rounds:
+        if r.prescreen_failed:
+            text, tone = (f"pre-screened: failed {', '.join(r.prescreen_failed)} in the reference simulator, "
+                          "not run in the engine"), "warn"
+        elif r.run is not None:
+            parity = "; parity ok (gameplay equals the reference pre-screen)" if r.prescreen is not None else ""
+            text, tone = f"engine run on {r.run.engine} ({'ok' if r.run.ok else 'failed'}){parity}", \
+                "ok" if r.run.ok else "bad"
+        else:
+            text, tone = "not run", "neutral"
+        out.append({"round": r.round, "origin": r.origin, "text": text, "tone": tone, "passed": r.passed})
+    return out
+
+
+def review(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
+    change = change_with_origins(d, state)
+    return {"change": change, "not_requested": sum(1 for c in change if not c["requested"]),
+            "checks": checks(d, state), "metrics": metrics(d, state), "candidates": candidates(state),
+            "final_round": state.best_round, "rounds": len(state.rounds)}
+
+
+def verify_result(ws: Workspace, d: WorkflowDir, wf_id: str) -> dict[str, Any] | None:
+    """``gcv verify`` of the workflow's bundle (cached beside it while the bundle is unchanged)."""
+    bundle = default_bundle_path(ws, wf_id)
+    try:
+        stamp = bundle.stat()
+    except OSError:
+        return None
+    cache = bundle.with_name(VERIFY_CACHE)
+    key = f"{stamp.st_size}:{stamp.st_mtime_ns}"
+    try:
+        cached = json.loads(cache.read_text(encoding="utf-8"))
+        if cached.get("key") == key:
+            return cached["result"]
+    except (OSError, ValueError, KeyError):
+        pass
+    result = verify_bundle(bundle).as_dict()
+    result["bundle"] = bundle.name
+    try:
+        tmp = cache.with_name(cache.name + ".tmp")
+        tmp.write_text(json.dumps({"key": key, "result": result}), encoding="utf-8")
+        tmp.replace(cache)
+    except OSError:
+        pass
+    return result
+
+
+def evidence_current(verify: dict[str, Any] | None, state: WorkflowState) -> bool:
+    """Is the bundle on disk the evidence of the workflow as it is now? The loop's state changes
+    before ``gcv run`` / ``resume`` (or a console job) write the bundle, and a human decision is
+    recorded after it: a bundle of the loop's end stays the evidence of the decision."""
+    if verify is None or verify.get("status") is None:
+        return False
+    if verify["status"] == state.status:
+        return True
+    return state.status in HUMAN_DECISIONS and Status(verify["status"]) in LOOP_END
+
+
+def batches(root: Path) -> list[dict[str, Any]]:
+    """``gcv batch`` outputs found in the workspace (``batches/<name>/summary.json``)."""
+    out = []
+    folder = root / "batches"
+    if not folder.is_dir():
+        return out
+    for path in sorted(folder.glob("*/summary.json")):
+        try:
+            summary = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            out.append({"name": path.parent.name, "error": "summary.json cannot be read"})
+            continue
+        out.append({"name": path.parent.name, "summary": summary})
+    return out
+
+
+__all__ = ["status_view", "utc", "usable_engines", "usable_providers", "progress", "proposal", "authorization_plan",
+           "review", "verify_result", "evidence_current", "batches", "liveness", "last_step"]

@@ -1,0 +1,186 @@
+"""The pages with a browser session: sign-in, forms (Post/Redirect/Get), what each page shows."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from gcv.cli.app import app as cli_app
+from tests.console.conftest import BASE, REQUEST, VAGUE, wait_job
+
+
+def test_sign_in_asks_the_name_once_and_never_redirects_off_site(local_app) -> None:
+    client = TestClient(local_app, base_url=BASE, follow_redirects=False)
+    r = client.get("/workflows")
+    assert r.status_code == 303 and r.headers["location"] == "/login?next=%2Fworkflows"
+    assert 'name="name"' in client.get("/login").text
+    r = client.post("/login", data={"name": "   ", "next": "/workflows"})
+    assert r.status_code == 303 and "error=" in r.headers["location"]
+    for target in ("//evil.example/x", "https://evil.example/", "/\\evil.example"):
+        r = client.post("/login", data={"name": "ana", "next": target})
+        assert r.headers["location"] == "/workflows"
+    cookie = r.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie
+    assert client.get("/workflows").status_code == 200
+
+
+def test_users_mode_signs_in_by_token(users_app) -> None:
+    client = TestClient(users_app, base_url=BASE, follow_redirects=False)
+    assert 'name="token"' in client.get("/login").text
+    r = client.post("/login", data={"token": "wrong-wrong-wrong-wrong", "next": "/workflows"})
+    assert "unknown+token" in r.headers["location"]
+    r = client.post("/login", data={"token": "reviewer-token-0123456789", "next": "/baselines"})
+    assert r.status_code == 303 and r.headers["location"] == "/baselines"
+    page = client.get("/baselines").text
+    assert "rita" in page and "reviewer" in page
+
+
+@pytest.mark.slow
+def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, workspace: Path) -> None:
+    b = local_browser
+    new = b.get("/new").text
+    assert '<option value="python-sim">' in new and '<option value="offline">' in new and "v1" in new
+    r = b.post("/new", data={"csrf": b.csrf, "request": VAGUE, "engine": "python-sim", "provider": "offline"})
+    assert r.status_code == 303
+    wf = r.headers["location"].rsplit("/", 1)[1]
+    page = b.get(f"/workflows/{wf}").text
+    assert "Needs clarification" in page and 'name="answer-1"' in page and "Which phase should change?" in page
+    r = b.post(f"/workflows/{wf}/answer", data={"csrf": b.csrf, "answer-1": "phase 2"})
+    assert r.status_code == 303 and "error" not in r.headers["location"]
+    page = b.get(f"/workflows/{wf}").text
+    assert "Awaiting authorization" in page and "1 baseline run + up to 3 candidate runs" in page
+    assert "answer by ana" in page and "bullet_speed" in page and "-20.0%" in page
+    r = b.post(f"/workflows/{wf}/authorize", data={"csrf": b.csrf, "choice": "approve"})
+    assert r.status_code == 303
+    wait_job(local_app, wf)
+    page = b.get(f"/workflows/{wf}").text
+    assert "Evidence ready for review" in page and "[round 1]" in page and f"/workflows/{wf}/review" in page
+    review = b.get(f"/workflows/{wf}/review").text
+    assert "gcv verify: OK" in review and "Fight viewer" in review and 'id="v-tick"' in review
+    assert "not requested" in review and "repair:" in review  # the repair's edit is marked
+    assert f"/workflows/{wf}/frames/candidate/0.png" in review and 'name="decision" value="accept"' in review
+    report = b.get(f"/workflows/{wf}/report")
+    assert report.status_code == 200 and "GCV evidence" in report.text
+    assert "unsafe-inline" in report.headers["content-security-policy"]  # the report's own policy: styles only
+    assert "script" not in report.headers["content-security-policy"].replace("default-src 'none'", "")
+    bundle = b.get(f"/workflows/{wf}/bundle")
+    assert bundle.status_code == 200 and f'{wf}.evidence.zip' in bundle.headers["content-disposition"]
+    assert "manifest.json" in zipfile.ZipFile(io.BytesIO(bundle.content)).namelist()
+    png = b.get(f"/workflows/{wf}/frames/baseline/600.png")
+    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
+    assert b.get(f"/workflows/{wf}/frames/baseline/999999.png").status_code == 404
+    assert b.get(f"/workflows/{wf}/frames/sideways/1.png").status_code == 404
+    svg = b.get(f"/workflows/{wf}/fair/candidate/safe_area.svg")
+    assert svg.status_code == 200 and svg.text.lstrip().startswith(("<?xml", "<svg"))
+    fair = b.get(f"/workflows/{wf}/fair/candidate/report.json").json()
+    assert fair["verdict"] in ("fair", "unfair", "undetermined")
+    assert b.get(f"/workflows/{wf}/fair/candidate/secrets.txt").status_code == 404
+    assert b.get(f"/workflows/{wf}/viewer.json").json()["sides"]["candidate"]["ticks"] > 0
+    r = b.post(f"/workflows/{wf}/decide", data={"csrf": b.csrf, "decision": "accept", "note": "ship it",
+                                                "promote": "on"})
+    assert r.status_code == 303 and "error" not in r.headers["location"]
+    page = b.get(f"/workflows/{wf}").text
+    assert "Accepted" in page and "promoted to baseline" in page and "ship it" in page
+    assert 'action="/workflows/' + wf + '/decide"' not in page  # final: nothing more is offered
+    state = json.loads((workspace / "workflows" / wf / "state.json").read_text())
+    assert state["human_decision"]["actor"] == "ana" and state["authorization"]["actor"] == "ana"
+    baselines = b.get("/baselines").text
+    assert "v2" in baselines and wf in baselines
+    r = b.post("/baselines/rollback", data={"csrf": b.csrf, "to": "1", "note": "not yet"})
+    assert r.status_code == 303 and "error" not in r.headers["location"]
+    assert "rolled_back" in b.get("/baselines").text
+
+
+@pytest.mark.slow
+def test_reject_at_authorization_is_recorded(local_browser: TestClient) -> None:
+    b = local_browser
+    wf = b.post("/new", data={"csrf": b.csrf, "request": REQUEST}).headers["location"].rsplit("/", 1)[1]
+    r = b.post(f"/workflows/{wf}/authorize", data={"csrf": b.csrf, "choice": "reject", "note": "too costly"})
+    assert r.status_code == 303
+    status = b.get(f"/api/workflows/{wf}").json()
+    assert status["status"] == "rolled_back" and status["human_decision"]["note"] == "too costly"
+    assert status["runs_used"] == 0
+
+
+def test_form_errors_come_back_on_the_page(local_browser: TestClient) -> None:
+    b = local_browser
+    r = b.post("/new", data={"csrf": b.csrf, "request": "", "engine": "python-sim"})
+    assert r.status_code == 303 and "error=" in r.headers["location"]
+    assert "request" in b.get(r.headers["location"]).text
+    r = b.post("/new", data={"csrf": b.csrf, "request": "x", "engine": "frostbite"})
+    assert "unknown+engine" in r.headers["location"]
+    wf = b.post("/new", data={"csrf": b.csrf, "request": VAGUE}).headers["location"].rsplit("/", 1)[1]
+    r = b.post(f"/workflows/{wf}/answer", data={"csrf": b.csrf, "answer-1": "  "})
+    assert "error=" in r.headers["location"]
+    r = b.post(f"/workflows/{wf}/decide", data={"csrf": b.csrf, "decision": "accept"})
+    assert "error=" in r.headers["location"] and "evidence_ready" in b.get(r.headers["location"]).text
+    r = b.post("/baselines/rollback", data={"csrf": b.csrf, "note": "x"})
+    assert "error=" in r.headers["location"]
+    assert b.get("/workflows/wf-nope").status_code == 404
+    assert "<h1>404</h1>" in b.get("/workflows/wf-nope").text
+
+
+def test_the_workflows_page_filters_and_pages(local_browser: TestClient, local: TestClient) -> None:
+    for i in range(27):
+        local.post("/api/workflows", json={"request": f"{VAGUE} #{i}", "actor": "bo" if i % 3 else "ana"})
+    page = local_browser.get("/workflows").text
+    assert "27 in this workspace" in page and "page 1 of 2" in page and "older" in page
+    second = local_browser.get("/workflows", params={"page_no": 2}).text
+    assert "page 2 of 2" in second and second.count('<tr><td class="mono">') == 2
+    ana = local_browser.get("/workflows", params={"actor": "ana"}).text
+    assert "9 in this workspace" in ana
+    none = local_browser.get("/workflows", params={"status": "accepted"}).text
+    assert "no workflows match these filters" in none
+    bad = local_browser.get("/workflows", params={"since": "soon"}).text
+    assert "YYYY-MM-DD" in bad
+
+
+@pytest.mark.slow
+def test_batches_page_shows_batch_results(local_browser: TestClient, workspace: Path, tmp_path: Path,
+                                          repo_root: Path) -> None:
+    assert "No batch results" in local_browser.get("/batches").text
+    spec = tmp_path / "mini.toml"
+    spec.write_text(f'configs = ["{repo_root / "artifacts/baselines/shrine_trial.json"}"]\nseeds = 2\n'
+                    'players = ["scripted", "bot:average"]\n', encoding="utf-8")
+    result = CliRunner().invoke(cli_app, ["batch", str(spec), "--json"])
+    assert result.exit_code == 0, result.output
+    page = local_browser.get("/batches").text
+    assert "mini" in page and "bot:average" in page and "shrine_trial" in page and '<svg class="bar"' in page
+
+
+@pytest.mark.slow
+def test_a_bundle_older_than_the_state_is_marked_as_such(local_browser: TestClient, workspace: Path) -> None:
+    """Regression: the review page showed the needs-clarification bundle (and its verify OK) as the
+    evidence of a finished run, in the moment between the loop's end and its evidence being written."""
+    from gcv.console.jobs import write_evidence
+    from gcv.store.catalog import Workspace
+    from gcv.workflow.loop import WorkflowLoop
+
+    b = local_browser
+    wf = b.post("/new", data={"csrf": b.csrf, "request": VAGUE}).headers["location"].rsplit("/", 1)[1]
+    b.post(f"/workflows/{wf}/answer", data={"csrf": b.csrf, "answer-1": "phase 2"})
+    loop = WorkflowLoop(Workspace(workspace))
+    loop.authorize(wf, actor="omar")
+    state = loop.advance(wf)  # as `gcv resume` does, before it writes the evidence
+    assert state.status == "evidence_ready"
+    review = b.get(f"/workflows/{wf}/review").text
+    assert 'id="stale"' in review and 'data-current="0"' in review and "Needs clarification" in review
+    write_evidence(loop.ws, state)
+    review = b.get(f"/workflows/{wf}/review").text
+    assert 'id="stale"' not in review and 'data-current="1"' in review and "gcv verify: OK" in review
+    loop.decide(wf, decision="accept", actor="rita", note="")
+    assert 'data-current="1"' in b.get(f"/workflows/{wf}/review").text  # the decision's evidence
+
+
+def test_home_and_sign_out(local_browser: TestClient) -> None:
+    b = local_browser
+    assert b.get("/").headers["location"] == "/workflows"
+    r = b.post("/logout", data={"csrf": b.csrf})
+    assert r.status_code == 303 and r.headers["location"] == "/login"
+    assert b.get("/workflows").headers["location"].startswith("/login")  # the cookie is gone
