@@ -64,8 +64,8 @@ def main() -> None:
                     state = engine.advance(wf)
                 walls.append(time.perf_counter() - t0)
                 sims.append(sim_time[0])
-                statuses.add(state.status)
-                runs.add(state.usage["candidate_runs"] + state.usage["baseline_runs"])
+                statuses.add(str(state.status))
+                runs.add(state.usage.engine_runs)
         figures[label] = {"median_wall_s": round(statistics.median(walls), 3),
                           "median_simulation_s": round(statistics.median(sims), 3),
                           "simulation_share": round(statistics.median(sims) / statistics.median(walls), 2),

@@ -145,11 +145,6 @@ CLAMP_TRACE = {
     "source": "presses into the right wall, then the bottom-left corner (directed golden vector)",
     "runs": [[70, 1, 0, 0], [30, 0, -1, 1], [60, -1, -1, 0], [200, -1, -1, 1], [40, 1, 1, 0]],
 }
-# Every directed vector names the tick at which its boundary is met; tests/sim/test_golden.py
-# checks that the Python reference meets it there.
-BOUNDARY_TICKS: dict[str, dict[str, Any]] = {}
-
-
 def _directed(*, slots: list[list[int]], duration: int, wave_interval: int, lifetime: int,
               boss: tuple[int, int] = (0, 7 * UNIT), start: tuple[int, int] = (0, -7 * UNIT),
               hit: int = 16384, graze: int = 52429, max_health: int = 5, invulnerability: int = 0,
@@ -174,13 +169,17 @@ def _directed(*, slots: list[list[int]], duration: int, wave_interval: int, life
     return program
 
 
-def _directed_cases() -> list[tuple[str, str, dict[str, Any], int, dict[str, Any]]]:
-    """(name, description, program, seed, player); BOUNDARY_TICKS says where each boundary falls."""
-    cases = []
+Case = tuple[str, str, dict[str, Any], int, dict[str, Any]]  # name, description, program, seed, player
+
+
+def _directed_cases_and_ticks() -> tuple[list[Case], dict[str, dict[str, Any]]]:
+    """The directed cases, and for each the ticks at which its boundary is met."""
+    cases: list[Case] = []
+    ticks_by_name: dict[str, dict[str, Any]] = {}
 
     def add(name: str, desc: str, program: dict[str, Any], player: dict[str, Any], **ticks: Any) -> None:
         cases.append((name, desc, program, 1, player))
-        BOUNDARY_TICKS[name] = ticks
+        ticks_by_name[name] = ticks
 
     # Boss 14 units above the still player, one bullet a wave straight down at 1/8 unit a tick:
     # after 110 moves it is exactly hit_radius (1/4 unit) above the player. Every wave's bullet
@@ -252,7 +251,17 @@ def _directed_cases() -> list[tuple[str, str, dict[str, Any], int, dict[str, Any
     whole["frame_model"] = {"fixed_us": 10000, "per_bullet_us": 0, "per_check_us": 0}
     add("boundary_whole_thousandths", "directed: a constant 16 bullets alive and a flat frame model: "
         "mean_alive_bullets 16.0, 100.0 FPS (written with the .0)", whole, STILL, mean_alive=16)
-    return cases
+    return cases, ticks_by_name
+
+
+def _directed_cases() -> list[Case]:
+    return _directed_cases_and_ticks()[0]
+
+
+# Every directed vector names the tick at which its boundary is met; tests/sim/test_golden.py
+# checks that the Python reference meets it there. Computed once, at import, from the cases
+# themselves (never filled in as a side effect of building the vectors).
+BOUNDARY_TICKS: dict[str, dict[str, Any]] = _directed_cases_and_ticks()[1]
 
 
 def build_vector(name: str, description: str, cfg: dict[str, Any], seed: int,

@@ -22,7 +22,7 @@ class PhaseWindow:
     start_tick: int
     end_tick: int  # exclusive
     wave_ticks: tuple[int, ...]
-    bullets_per_wave: int  # all slots: directions x layers x bullets
+    slots: int  # bullets per wave in all: directions x layers x the config's bullets_per_wave
 
 
 @dataclass
@@ -37,7 +37,7 @@ class Schedule:
 
     @property
     def total_bullets(self) -> int:
-        return sum(len(w.wave_ticks) * w.bullets_per_wave for w in self.windows)
+        return sum(len(w.wave_ticks) * w.slots for w in self.windows)
 
 
 def phase_index_for(health: int, max_health: int, phases: list[dict[str, Any]]) -> int:

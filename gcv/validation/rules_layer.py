@@ -280,7 +280,7 @@ def alive_contributions(program: dict[str, Any], schedule: Schedule, tick: int) 
         life = program["phases"][window.index]["lifetime_ticks"]
         waves = sum(1 for t in window.wave_ticks if t <= tick < t + life)
         if waves:
-            share[window.index] = share.get(window.index, 0) + waves * window.bullets_per_wave
+            share[window.index] = share.get(window.index, 0) + waves * window.slots
     return share
 
 

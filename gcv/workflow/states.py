@@ -46,7 +46,8 @@ def decisions_allowed(status: Status) -> list[str]:
 class IllegalTransition(Exception):
     def __init__(self, current: str, target: str) -> None:
         allowed = ", ".join(sorted(TRANSITIONS.get(current, ()))) or "none (final)"  # type: ignore[call-overload]
-        super().__init__(f"cannot go from {current!r} to {target!r}; allowed from {current!r}: {allowed}")
+        now, to = str(current), str(target)  # the value, never the enum's repr
+        super().__init__(f"cannot go from {now!r} to {to!r}; allowed from {now!r}: {allowed}")
         self.current, self.target = current, target
 
 

@@ -41,3 +41,11 @@ def test_nothing_runs_before_authorization() -> None:
 def test_unknown_state_is_refused() -> None:
     with pytest.raises(IllegalTransition):
         check_transition("dreaming", "accepted")
+
+
+def test_the_message_names_statuses_by_value_not_by_enum_repr() -> None:
+    from gcv.contract.status import Status
+
+    with pytest.raises(IllegalTransition) as info:
+        check_transition(Status.ACCEPTED, Status.BLOCKED)
+    assert str(info.value) == "cannot go from 'accepted' to 'blocked'; allowed from 'accepted': none (final)"
