@@ -70,7 +70,7 @@ def execute(request: RunRequest, *, write_outputs: bool = True) -> tuple[dict[st
         raise RequestError(ExitCode.OUTPUT_ERROR, f"output directory {out} does not exist")
     started = time.perf_counter()
     try:
-        sim = Simulation(request.program, request.player.model_dump())
+        sim = Simulation(request.program, request.player.model_dump(), known_program_hash=request.program_hash)
         result = sim.run(seed=request.seed, capture_ticks=tuple(request.capture_ticks))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise RequestError(ExitCode.BAD_REQUEST, f"program is malformed: {type(exc).__name__}: {exc}") from None

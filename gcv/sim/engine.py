@@ -23,6 +23,7 @@ import numpy as np
 from gcv.sim.fixed import COS_TABLE, SIN_TABLE, SplitMix64, iatan2, isin
 from gcv.sim.players import expand_trace, player_label
 from gcv.sim.schedule import phase_index_for
+from gcv.sim.program import program_hash
 from gcv.sim.telemetry import build_telemetry
 
 DIAGONAL_Q16 = 46341  # round(65536 / sqrt(2))
@@ -74,8 +75,11 @@ class RunResult:
 class Simulation:
     """One fight: a program, a seed and a player. Owns its RNG (created in ``reset``)."""
 
-    def __init__(self, program: dict[str, Any], player: dict[str, Any]) -> None:
+    def __init__(self, program: dict[str, Any], player: dict[str, Any], *, known_program_hash: str | None = None) -> None:
         self.program = program
+        # Hashed once per Simulation (a batch reuses one per player across its seeds); a caller
+        # that has just verified the hash (engine_runners.python_sim) passes it in.
+        self.program_hash = known_program_hash or program_hash(program)
         self.player_spec = player
         self.kind = player["kind"]
         pl, arena = program["player"], program["arena"]

@@ -61,6 +61,7 @@ class FinishedRun(Protocol):
     """What telemetry reads of a finished simulation (``gcv.sim.engine.Simulation``)."""
 
     program: dict[str, Any]
+    program_hash: str
     status: str | None
     end_reason: str | None
     tick: int
@@ -119,7 +120,7 @@ def build_telemetry(sim: FinishedRun, *, run_id: str = "") -> dict[str, Any]:
         "seed": sim.seed,
         "player": sim.player_label,
         "config_hash": prog["config_hash"],
-        "program_hash": program_hash(prog),
+        "program_hash": sim.program_hash,
         "total_bullets_spawned": sim.spawned,
         "peak_alive_bullets": sim.peak,
         "player_hits": sim.hits,

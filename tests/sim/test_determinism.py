@@ -62,3 +62,16 @@ def test_subprocess_and_inprocess_agree(tmp_path: Path) -> None:
         on_disk = json.loads(Path(result.telemetry_path).read_text())
         results.append(gameplay_view(on_disk))
     assert results[0] == results[1]
+
+
+def test_a_batch_hashes_its_program_once_per_player_and_every_run_reports_that_hash(monkeypatch) -> None:
+    from gcv.sim import engine as sim_engine
+    from gcv.sim.program import program_hash
+
+    program = baseline_program()
+    calls: list[int] = []
+    monkeypatch.setattr(sim_engine, "program_hash", lambda p: calls.append(1) or program_hash(p))
+    novice, expert = {"kind": "bot", "skill": "novice"}, {"kind": "bot", "skill": "expert"}
+    telemetries = run_batch(program, [(seed, novice) for seed in range(3)] + [(seed, expert) for seed in range(2)])
+    assert len(calls) == 2  # one Simulation per player, reused across its seeds
+    assert {t["program_hash"] for t in telemetries} == {program_hash(program)}
