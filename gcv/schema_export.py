@@ -8,6 +8,7 @@ its committed file drift apart (fix: ``gcv schema export``). To add a schema, ad
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Callable
 
@@ -16,7 +17,7 @@ from gcv.agents.request_eval import set_schema
 from gcv.batch.spec import batch_spec_schema as build_batch_spec_schema
 from gcv.contract.jsonschema_check import CONFIG_SCHEMA_FILE, GOAL_SCHEMA_FILE, config_schema, goal_schema, model_schema
 from gcv.sim.players import InputsTrace
-from gcv.sim.program_model import SimProgram
+from gcv.sim.program_model import Bound, SimProgram, program_bounds
 from gcv.sim.telemetry_model import Telemetry
 from gcv.validation.report import ValidationReport
 from gcv.workflow.state import STATE_SCHEMA_FILE, state_json_schema
@@ -89,8 +90,58 @@ def render(schema: dict[str, Any]) -> str:
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def export_all(directory: str | Path) -> list[Path]:
-    """Write every registered schema into ``directory``; return the paths written."""
+# --- the program bounds of the engine cores ------------------------------------------
+# The C# and C++ cores read every program range from these generated files, so the three
+# implementations accept exactly the programs gcv.sim.program_model accepts.
+
+_GENERATED = "Generated from gcv/sim/program_model.py by `gcv schema export`; do not edit."
+_SPECIAL_NAMES = {
+    "phases": "PhaseCount", "phases[].slots": "SlotCount", "phases[].slots[][0]": "SlotAngleOffset",
+    "phases[].slots[][1]": "SlotSpeed", "phases[].slots[][2]": "SlotRotationSign",
+}
+
+
+def bound_name(bound: Bound) -> str:
+    """``player.max_health`` -> ``PlayerMaxHealth``; ``phases[].lifetime_ticks`` -> ``PhaseLifetimeTicks``."""
+    if bound.path in _SPECIAL_NAMES:
+        return _SPECIAL_NAMES[bound.path]
+    path = bound.path.replace("phases[].", "phase.").replace("bot.skills[].", "skill.")
+    return "".join(part.capitalize() for part in re.split(r"[._]", path))
+
+
+def _bounds_table() -> list[tuple[str, Bound]]:
+    return [(bound_name(b), b) for b in program_bounds()]
+
+
+def csharp_bounds() -> str:
+    lines = [f"// {_GENERATED}", "// The inclusive range of every program integer and list length (docs/simulation.md 2).",
+             "namespace Gcv.Core", "{", "    public static class ProgramBounds", "    {"]
+    for name, b in _bounds_table():
+        lines.append(f"        public const long {name}Min = {b.lo}, {name}Max = {b.hi};  // {b.path}")
+    lines += ["    }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def cpp_bounds() -> str:
+    lines = [f"// {_GENERATED}", "// The inclusive range of every program integer and list length (docs/simulation.md 2).",
+             "#pragma once", "", "#include <cstdint>", "", "namespace gcv {", "namespace program_bounds {"]
+    for name, b in _bounds_table():
+        lo = f"({b.lo}LL)" if b.lo < 0 else f"{b.lo}LL"
+        lines.append(f"constexpr int64_t k{name}Min = {lo}, k{name}Max = {b.hi}LL;  // {b.path}")
+    lines += ["}  // namespace program_bounds", "}  // namespace gcv"]
+    return "\n".join(lines) + "\n"
+
+
+# Generated engine files, by path from the repository root.
+ENGINE_FILES: dict[str, Callable[[], str]] = {
+    "unity_project/Assets/Gcv/Core/ProgramBounds.cs": csharp_bounds,
+    "ue5_plugin/GcvBridge/Source/GcvSimCore/Public/Gcv/ProgramBounds.h": cpp_bounds,
+}
+
+
+def export_all(directory: str | Path, *, repo_root: str | Path | None = None) -> list[Path]:
+    """Write every registered schema into ``directory`` and, given ``repo_root``, the engine
+    cores' generated bounds files; return the paths written."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
@@ -98,4 +149,9 @@ def export_all(directory: str | Path) -> list[Path]:
         path = out / name
         path.write_text(render(build()), encoding="utf-8")
         written.append(path)
+    if repo_root is not None:
+        for rel, build_text in ENGINE_FILES.items():
+            path = Path(repo_root) / rel
+            path.write_text(build_text(), encoding="utf-8")
+            written.append(path)
     return written

@@ -1,18 +1,47 @@
-"""The sim program as a pydantic model: the source of schemas/sim_program.schema.json.
+"""The sim program as a pydantic model: the source of schemas/sim_program.schema.json and of
+the bounds every engine core enforces.
 
 Every field is an integer, a boolean or a short ASCII string: engines never parse a
 decimal. ``RunRequest`` validates its program with this model, so a malformed program is
 refused with the field named before any engine starts.
+
+The bounds below are the one table of program ranges: the C# and C++ cores read them from
+generated files (``ProgramBounds.cs``, ``ProgramBounds.h``, written by ``gcv schema export``
+from :func:`program_bounds`), so the three implementations accept exactly the same programs.
+Python integers are unbounded, the cores use 64-bit integers; the bounds keep every
+intermediate of a tick inside int64 (docs/simulation.md section 2):
+
+  coordinates, radii, amplitudes  |v| <= 2^28   bullet and player positions stay < 2^29
+  speeds (player, focus, slots)   |v| <= 2^20   lookahead * speed <= 2^28
+  lookahead_ticks                 1..256        bot distances < 2^31, squared sums < 2^63
+  clearance_cap                   1..2^50       reach^2 < 2^62
+  rates                           |v| <= 2^32   t * rate < 2^48
+  healths, damage                 <= 2^31 - 1   trigger_micro * max_health < 2^51
+  frame model (us)                <= 10^6       per-tick frame time < 2^62 for any count
+
+Every program GCV compiles from a valid config is far inside them (an arena of at most 100
+units is 2^23 in Q16; a bullet at 12 units/s moves 13,107 per tick).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from annotated_types import Ge, Le, MaxLen, MinLen
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-I64 = Field(ge=-(1 << 62), le=(1 << 62))
-POS = Field(ge=1, le=1 << 40)
+COORD = 1 << 28
+SPEED = 1 << 20
+I31 = (1 << 31) - 1
+TICKS = 36000  # ten minutes at 60 Hz: the longest fight the contract allows (600 s)
+
+# [angle_offset, speed_q16_per_tick, rotation_sign] of one bullet slot
+SLOT_BOUNDS: tuple[tuple[str, int, int], ...] = (
+    ("angle_offset", -(1 << 40), 1 << 40),
+    ("speed", -SPEED, SPEED),  # negative reverses the slot; the compiler writes none
+    ("rotation_sign", -1, 1),
+)
 
 
 class _Strict(BaseModel):
@@ -20,29 +49,29 @@ class _Strict(BaseModel):
 
 
 class Arena(_Strict):
-    half_width: int = POS
-    half_height: int = POS
-    despawn_x: int = POS
-    despawn_y: int = POS
+    half_width: int = Field(ge=1, le=COORD)
+    half_height: int = Field(ge=1, le=COORD)
+    despawn_x: int = Field(ge=1, le=COORD)
+    despawn_y: int = Field(ge=1, le=COORD)
 
 
 class ProgramPlayer(_Strict):
     max_health: int = Field(ge=1, le=99)
-    speed: int = Field(ge=0, le=1 << 24)
-    focus_speed: int = Field(ge=0, le=1 << 24)
+    speed: int = Field(ge=0, le=SPEED)
+    focus_speed: int = Field(ge=0, le=SPEED)
     hit_radius: int = Field(ge=0, le=1 << 24)
     graze_radius: int = Field(ge=0, le=1 << 24)
-    start_x: int = I64
-    start_y: int = I64
-    invulnerability_ticks: int = Field(ge=0, le=36000)
-    auto_fire_damage: int = Field(ge=1, le=1 << 40)
-    auto_fire_interval_ticks: int = Field(ge=1, le=36000)
+    start_x: int = Field(ge=-COORD, le=COORD)
+    start_y: int = Field(ge=-COORD, le=COORD)
+    invulnerability_ticks: int = Field(ge=0, le=TICKS)
+    auto_fire_damage: int = Field(ge=1, le=I31)
+    auto_fire_interval_ticks: int = Field(ge=1, le=TICKS)
 
 
 class ProgramBoss(_Strict):
-    max_health: int = Field(ge=1, le=1 << 40)
-    x: int = I64
-    y: int = I64
+    max_health: int = Field(ge=1, le=I31)
+    x: int = Field(ge=-COORD, le=COORD)
+    y: int = Field(ge=-COORD, le=COORD)
 
 
 class ProgramPhase(_Strict):
@@ -51,18 +80,29 @@ class ProgramPhase(_Strict):
     pattern: Literal["ring", "spiral", "aimed_fan", "petal", "scatter"]
     pattern_code: int = Field(ge=0, le=4)
     bullets_per_wave: int = Field(ge=1, le=64)
-    wave_interval_ticks: int = Field(ge=1, le=36000)
-    lifetime_ticks: int = Field(ge=1, le=36000)
+    wave_interval_ticks: int = Field(ge=1, le=TICKS)
+    lifetime_ticks: int = Field(ge=1, le=TICKS)
     rotation_per_wave: int = Field(ge=-32768, le=32768)
     aim: bool
     scatter_span: int = Field(ge=0, le=65536)
     slots: list[list[int]] = Field(min_length=1, max_length=512,
                                    description="[angle_offset, speed_q16_per_tick, rotation_sign] per bullet")
 
+    @field_validator("slots")
+    @classmethod
+    def _slot_ranges(cls, slots: list[list[int]]) -> list[list[int]]:
+        for k, slot in enumerate(slots):
+            if len(slot) != len(SLOT_BOUNDS):
+                raise ValueError(f"slot {k} should be [angle_offset, speed, rotation_sign]")
+            for value, (name, lo, hi) in zip(slot, SLOT_BOUNDS):
+                if not lo <= value <= hi:
+                    raise ValueError(f"slot {k} {name} should be between {lo} and {hi} (got {value})")
+        return slots
+
 
 class Skill(_Strict):
     reaction_ticks: int = Field(ge=1, le=600)
-    lookahead_ticks: int = Field(ge=1, le=600)
+    lookahead_ticks: int = Field(ge=1, le=256)
     mistake_threshold: int = Field(ge=0, le=(1 << 32) - 1)
 
 
@@ -73,14 +113,14 @@ class Bot(_Strict):
 
 
 class Scripted(_Strict):
-    rate_x: int = Field(ge=0, le=1 << 40)
-    rate_y: int = Field(ge=0, le=1 << 40)
-    amp_x: int = Field(ge=0, le=1 << 40)
-    amp_y: int = Field(ge=0, le=1 << 40)
+    rate_x: int = Field(ge=-(1 << 32), le=1 << 32)  # negative reverses the sweep; the compiler writes none
+    rate_y: int = Field(ge=-(1 << 32), le=1 << 32)
+    amp_x: int = Field(ge=0, le=COORD)
+    amp_y: int = Field(ge=0, le=COORD)
 
 
 class FrameModel(_Strict):
-    fixed_us: int = Field(ge=0, le=1_000_000)
+    fixed_us: int = Field(ge=1, le=1_000_000)
     per_bullet_us: int = Field(ge=0, le=10_000)
     per_check_us: int = Field(ge=0, le=10_000)
 
@@ -89,7 +129,7 @@ class SimProgram(_Strict):
     program: Literal["gcv.sim_program/1"]
     config_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
     tick_hz: Literal[60]
-    duration_ticks: int = Field(ge=1, le=36000)
+    duration_ticks: int = Field(ge=1, le=TICKS)
     arena: Arena
     player: ProgramPlayer
     boss: ProgramBoss
@@ -97,4 +137,44 @@ class SimProgram(_Strict):
     scripted: Scripted
     bot: Bot
     frame_model: FrameModel
-    state_hash_interval: int = Field(ge=1, le=36000)
+    state_hash_interval: int = Field(ge=1, le=TICKS)
+
+
+# --- the bounds table the engine cores are generated from ------------------------------
+
+@dataclass(frozen=True)
+class Bound:
+    """One inclusive integer range of the program; ``path`` as the cores name the field
+    (``phases[].slots`` for a list's length, ``phases[].slots[][1]`` for a slot element)."""
+
+    path: str
+    lo: int
+    hi: int
+
+
+# Which list each nested model is found in (``phases[]``) or under (``bot.skills.NAME``).
+_SECTIONS: tuple[tuple[str, type[BaseModel]], ...] = (
+    ("", SimProgram), ("arena", Arena), ("player", ProgramPlayer), ("boss", ProgramBoss),
+    ("phases[]", ProgramPhase), ("scripted", Scripted), ("bot", Bot), ("bot.skills[]", Skill),
+    ("frame_model", FrameModel),
+)
+
+
+def program_bounds() -> list[Bound]:
+    """Every integer range and list length of the program, read from the models above."""
+    out: list[Bound] = []
+    for section, model in _SECTIONS:
+        for name, info in model.model_fields.items():
+            path = f"{section}.{name}" if section else name
+            lo = next((m.ge for m in info.metadata if isinstance(m, Ge)), None)
+            hi = next((m.le for m in info.metadata if isinstance(m, Le)), None)
+            if lo is not None and hi is not None:
+                out.append(Bound(path, int(lo), int(hi)))  # type: ignore[call-overload]
+            min_len = next((m.min_length for m in info.metadata if isinstance(m, MinLen)), None)
+            max_len = next((m.max_length for m in info.metadata if isinstance(m, MaxLen)), None)
+            if info.annotation is not str and min_len is not None and max_len is not None:
+                out.append(Bound(path, min_len, max_len))
+        if model is ProgramPhase:
+            out.extend(Bound(f"phases[].slots[][{k}]", lo, hi) for k, (_, lo, hi) in enumerate(SLOT_BOUNDS))
+    out.append(Bound("tick_hz", 60, 60))
+    return out

@@ -82,7 +82,8 @@ def _set_all_slots(program: dict[str, Any], index: int, fn: Any) -> None:
 
 
 # Programs no valid config compiles to, each aimed at a place where C++ and Python integer
-# semantics differ (negative shifts and divisions, masks, argmax ties, odd gates).
+# semantics differ (negative shifts and divisions, masks, argmax ties, odd gates). Every one
+# is inside the program bounds (gcv/sim/program_model.py), which all three readers share.
 EXOTIC = {
     "hit_radius_above_graze_radius": _exotic(lambda p: p["player"].update(hit_radius=3 * 65536, graze_radius=65536)),
     "boss_outside_despawn_margin": _exotic(lambda p: p["boss"].update(x=-800_000, y=1_000_000)),
@@ -93,9 +94,9 @@ EXOTIC = {
     "unsorted_triggers_reenter_phases": _exotic(lambda p: [ph.update(trigger_micro=t) for ph, t in
                                                           zip(p["phases"], (400_000, 900_000, 100_000))]),
     "odd_state_hash_interval": _exotic(lambda p: p.update(state_hash_interval=7)),
-    "bot_without_lookahead_or_home": _exotic(lambda p: [p["bot"].update(home_shift=0)] +
-                                             [s.update(lookahead_ticks=0, reaction_ticks=0)
-                                              for s in p["bot"]["skills"].values()]),
+    "bot_with_one_tick_lookahead_and_no_home": _exotic(lambda p: [p["bot"].update(home_shift=0)] +
+                                                       [s.update(lookahead_ticks=1, reaction_ticks=1)
+                                                        for s in p["bot"]["skills"].values()]),
     "negative_start_and_zero_invulnerability": _exotic(lambda p: p["player"].update(
         start_x=-400_000, start_y=-650_000, invulnerability_ticks=0, max_health=40)),
 }

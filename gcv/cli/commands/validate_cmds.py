@@ -149,15 +149,17 @@ def schema_export_command(
     directory: Annotated[Optional[Path], typer.Option(
         "--dir", help="output directory; default: schemas/ of the repository")] = None,
 ) -> None:
-    """Write every registered JSON Schema (sorted keys, indent 2)."""
+    """Write every registered JSON Schema (sorted keys, indent 2) and the engine cores' program bounds."""
     from gcv.contract.loading import find_repo_root  # lazy: start-up time
     from gcv.schema_export import export_all
 
+    root = None
     if directory is None:
         root = find_repo_root()
         directory = (root / "schemas") if root is not None else Path("schemas")
     try:
-        written = export_all(directory)
+        # the engine cores' bounds files live in the repository: written with its schemas/ only
+        written = export_all(directory, repo_root=root)
     except OSError as exc:
         fail_usage(f"cannot write schemas: {exc.strerror or exc}", file=str(directory),
                    role="--dir")

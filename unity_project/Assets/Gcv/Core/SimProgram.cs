@@ -162,9 +162,9 @@ namespace Gcv.Core
         public long ClearanceCap, HomeShift;
         public long FixedUs, PerBulletUs, PerCheckUs;
 
-        // Bounds that keep every intermediate inside int64 (far wider than the contract's).
-        const long Coord = 1L << 40;   // positions, radii, speeds in Q16 (2^24 world units)
-        const long Big = 1L << 40;
+        // Every range comes from ProgramBounds (generated from the Python program model), so the
+        // three implementations accept the same programs; the bounds keep every intermediate of
+        // a tick inside int64 (docs/simulation.md 2).
 
         /// <summary>Reads and checks a program. Field paths start with "program".</summary>
         public static SimProgram FromJson(JsonValue json)
@@ -175,38 +175,38 @@ namespace Gcv.Core
             string id = Fields.String(json, "program", P);
             if (id != ProgramId) throw new BadRequestException("program.program", "expected \"" + ProgramId + "\", got \"" + id + "\"");
             prog.ConfigHash = Fields.Pattern(json, "config_hash", P, "^[0-9a-f]{64}$", "a sha256 hex digest");
-            prog.TickHz = Fields.Int(json, "tick_hz", P, 60, 60);
-            prog.DurationTicks = Fields.Int(json, "duration_ticks", P, 1, 10000000);
-            prog.StateHashInterval = Fields.Int(json, "state_hash_interval", P, 1, 100000000);
+            prog.TickHz = Fields.Int(json, "tick_hz", P, ProgramBounds.TickHzMin, ProgramBounds.TickHzMax);
+            prog.DurationTicks = Fields.Int(json, "duration_ticks", P, ProgramBounds.DurationTicksMin, ProgramBounds.DurationTicksMax);
+            prog.StateHashInterval = Fields.Int(json, "state_hash_interval", P, ProgramBounds.StateHashIntervalMin, ProgramBounds.StateHashIntervalMax);
 
             var arena = Fields.Object(json, "arena", P);
             const string A = "program.arena";
-            prog.HalfWidth = Fields.Int(arena, "half_width", A, 0, Coord);
-            prog.HalfHeight = Fields.Int(arena, "half_height", A, 0, Coord);
-            prog.DespawnX = Fields.Int(arena, "despawn_x", A, 0, Coord);
-            prog.DespawnY = Fields.Int(arena, "despawn_y", A, 0, Coord);
+            prog.HalfWidth = Fields.Int(arena, "half_width", A, ProgramBounds.ArenaHalfWidthMin, ProgramBounds.ArenaHalfWidthMax);
+            prog.HalfHeight = Fields.Int(arena, "half_height", A, ProgramBounds.ArenaHalfHeightMin, ProgramBounds.ArenaHalfHeightMax);
+            prog.DespawnX = Fields.Int(arena, "despawn_x", A, ProgramBounds.ArenaDespawnXMin, ProgramBounds.ArenaDespawnXMax);
+            prog.DespawnY = Fields.Int(arena, "despawn_y", A, ProgramBounds.ArenaDespawnYMin, ProgramBounds.ArenaDespawnYMax);
 
             var pl = Fields.Object(json, "player", P);
             const string PL = "program.player";
-            prog.MaxHealth = Fields.Int(pl, "max_health", PL, 1, 1000000);
-            prog.Speed = Fields.Int(pl, "speed", PL, 0, Coord);
-            prog.FocusSpeed = Fields.Int(pl, "focus_speed", PL, 0, Coord);
-            prog.HitRadius = Fields.Int(pl, "hit_radius", PL, 0, 1L << 30);
-            prog.GrazeRadius = Fields.Int(pl, "graze_radius", PL, 0, 1L << 30);
-            prog.StartX = Fields.Int(pl, "start_x", PL, -Coord, Coord);
-            prog.StartY = Fields.Int(pl, "start_y", PL, -Coord, Coord);
-            prog.InvulnerabilityTicks = Fields.Int(pl, "invulnerability_ticks", PL, 0, Big);
-            prog.AutoFireDamage = Fields.Int(pl, "auto_fire_damage", PL, 0, Big);
-            prog.AutoFireIntervalTicks = Fields.Int(pl, "auto_fire_interval_ticks", PL, 1, Big);
+            prog.MaxHealth = Fields.Int(pl, "max_health", PL, ProgramBounds.PlayerMaxHealthMin, ProgramBounds.PlayerMaxHealthMax);
+            prog.Speed = Fields.Int(pl, "speed", PL, ProgramBounds.PlayerSpeedMin, ProgramBounds.PlayerSpeedMax);
+            prog.FocusSpeed = Fields.Int(pl, "focus_speed", PL, ProgramBounds.PlayerFocusSpeedMin, ProgramBounds.PlayerFocusSpeedMax);
+            prog.HitRadius = Fields.Int(pl, "hit_radius", PL, ProgramBounds.PlayerHitRadiusMin, ProgramBounds.PlayerHitRadiusMax);
+            prog.GrazeRadius = Fields.Int(pl, "graze_radius", PL, ProgramBounds.PlayerGrazeRadiusMin, ProgramBounds.PlayerGrazeRadiusMax);
+            prog.StartX = Fields.Int(pl, "start_x", PL, ProgramBounds.PlayerStartXMin, ProgramBounds.PlayerStartXMax);
+            prog.StartY = Fields.Int(pl, "start_y", PL, ProgramBounds.PlayerStartYMin, ProgramBounds.PlayerStartYMax);
+            prog.InvulnerabilityTicks = Fields.Int(pl, "invulnerability_ticks", PL, ProgramBounds.PlayerInvulnerabilityTicksMin, ProgramBounds.PlayerInvulnerabilityTicksMax);
+            prog.AutoFireDamage = Fields.Int(pl, "auto_fire_damage", PL, ProgramBounds.PlayerAutoFireDamageMin, ProgramBounds.PlayerAutoFireDamageMax);
+            prog.AutoFireIntervalTicks = Fields.Int(pl, "auto_fire_interval_ticks", PL, ProgramBounds.PlayerAutoFireIntervalTicksMin, ProgramBounds.PlayerAutoFireIntervalTicksMax);
 
             var boss = Fields.Object(json, "boss", P);
             const string B = "program.boss";
-            prog.BossMaxHealth = Fields.Int(boss, "max_health", B, 1, Big);
-            prog.BossX = Fields.Int(boss, "x", B, -Coord, Coord);
-            prog.BossY = Fields.Int(boss, "y", B, -Coord, Coord);
+            prog.BossMaxHealth = Fields.Int(boss, "max_health", B, ProgramBounds.BossMaxHealthMin, ProgramBounds.BossMaxHealthMax);
+            prog.BossX = Fields.Int(boss, "x", B, ProgramBounds.BossXMin, ProgramBounds.BossXMax);
+            prog.BossY = Fields.Int(boss, "y", B, ProgramBounds.BossYMin, ProgramBounds.BossYMax);
 
             var phases = Fields.Array(json, "phases", P);
-            if (phases.Count == 0) throw new BadRequestException("program.phases", "at least one phase is required");
+            Count(phases.Count, ProgramBounds.PhaseCountMin, ProgramBounds.PhaseCountMax, "program.phases");
             prog.Phases = new PhaseProgram[phases.Count];
             for (int k = 0; k < phases.Count; k++)
             {
@@ -214,18 +214,21 @@ namespace Gcv.Core
                 var ph = Fields.Object(phases[k], pp);
                 var phase = new PhaseProgram();
                 phase.PhaseId = Fields.String(ph, "phase_id", pp);
-                phase.TriggerMicro = Fields.Int(ph, "trigger_micro", pp, 0, 1000000);
+                phase.TriggerMicro = Fields.Int(ph, "trigger_micro", pp, ProgramBounds.PhaseTriggerMicroMin, ProgramBounds.PhaseTriggerMicroMax);
                 phase.Pattern = Fields.String(ph, "pattern", pp);
                 if (System.Array.IndexOf(PatternNames, phase.Pattern) < 0)
                     throw new BadRequestException(Fields.Join(pp, "pattern"), "unknown pattern \"" + phase.Pattern + "\"; allowed: " + string.Join(", ", PatternNames));
                 phase.Scatter = phase.Pattern == "scatter";
-                phase.WaveIntervalTicks = Fields.Int(ph, "wave_interval_ticks", pp, 1, Big);
-                phase.LifetimeTicks = Fields.Int(ph, "lifetime_ticks", pp, 1, Big);
-                phase.RotationPerWave = Fields.Int(ph, "rotation_per_wave", pp, -(1L << 20), 1L << 20);
+                // read for their ranges only (the slots carry the wave): every reader accepts the same programs
+                Fields.Int(ph, "pattern_code", pp, ProgramBounds.PhasePatternCodeMin, ProgramBounds.PhasePatternCodeMax);
+                Fields.Int(ph, "bullets_per_wave", pp, ProgramBounds.PhaseBulletsPerWaveMin, ProgramBounds.PhaseBulletsPerWaveMax);
+                phase.WaveIntervalTicks = Fields.Int(ph, "wave_interval_ticks", pp, ProgramBounds.PhaseWaveIntervalTicksMin, ProgramBounds.PhaseWaveIntervalTicksMax);
+                phase.LifetimeTicks = Fields.Int(ph, "lifetime_ticks", pp, ProgramBounds.PhaseLifetimeTicksMin, ProgramBounds.PhaseLifetimeTicksMax);
+                phase.RotationPerWave = Fields.Int(ph, "rotation_per_wave", pp, ProgramBounds.PhaseRotationPerWaveMin, ProgramBounds.PhaseRotationPerWaveMax);
                 phase.Aim = Fields.Bool(ph, "aim", pp);
-                phase.ScatterSpan = Fields.Int(ph, "scatter_span", pp, 0, 1L << 32);
+                phase.ScatterSpan = Fields.Int(ph, "scatter_span", pp, ProgramBounds.PhaseScatterSpanMin, ProgramBounds.PhaseScatterSpanMax);
                 var slots = Fields.Array(ph, "slots", pp);
-                if (slots.Count == 0) throw new BadRequestException(Fields.Join(pp, "slots"), "at least one slot is required");
+                Count(slots.Count, ProgramBounds.SlotCountMin, ProgramBounds.SlotCountMax, Fields.Join(pp, "slots"));
                 phase.SlotOffset = new long[slots.Count];
                 phase.SlotSpeed = new long[slots.Count];
                 phase.SlotSign = new long[slots.Count];
@@ -234,24 +237,24 @@ namespace Gcv.Core
                     string sp = Fields.Index(Fields.Join(pp, "slots"), s);
                     var slot = Fields.Array(slots[s], sp);
                     if (slot.Count != 3) throw new BadRequestException(sp, "expected [angle_offset, speed, rotation_sign]");
-                    phase.SlotOffset[s] = Bounded(Fields.Int(slot[0], Fields.Index(sp, 0)), -(1L << 40), 1L << 40, Fields.Index(sp, 0));
-                    phase.SlotSpeed[s] = Bounded(Fields.Int(slot[1], Fields.Index(sp, 1)), 0, 1L << 30, Fields.Index(sp, 1));
-                    phase.SlotSign[s] = Bounded(Fields.Int(slot[2], Fields.Index(sp, 2)), -1, 1, Fields.Index(sp, 2));
+                    phase.SlotOffset[s] = Bounded(Fields.Int(slot[0], Fields.Index(sp, 0)), ProgramBounds.SlotAngleOffsetMin, ProgramBounds.SlotAngleOffsetMax, Fields.Index(sp, 0));
+                    phase.SlotSpeed[s] = Bounded(Fields.Int(slot[1], Fields.Index(sp, 1)), ProgramBounds.SlotSpeedMin, ProgramBounds.SlotSpeedMax, Fields.Index(sp, 1));
+                    phase.SlotSign[s] = Bounded(Fields.Int(slot[2], Fields.Index(sp, 2)), ProgramBounds.SlotRotationSignMin, ProgramBounds.SlotRotationSignMax, Fields.Index(sp, 2));
                 }
                 prog.Phases[k] = phase;
             }
 
             var sc = Fields.Object(json, "scripted", P);
             const string S = "program.scripted";
-            prog.RateX = Fields.Int(sc, "rate_x", S, -(1L << 32), 1L << 32);
-            prog.RateY = Fields.Int(sc, "rate_y", S, -(1L << 32), 1L << 32);
-            prog.AmpX = Fields.Int(sc, "amp_x", S, -Coord, Coord);
-            prog.AmpY = Fields.Int(sc, "amp_y", S, -Coord, Coord);
+            prog.RateX = Fields.Int(sc, "rate_x", S, ProgramBounds.ScriptedRateXMin, ProgramBounds.ScriptedRateXMax);
+            prog.RateY = Fields.Int(sc, "rate_y", S, ProgramBounds.ScriptedRateYMin, ProgramBounds.ScriptedRateYMax);
+            prog.AmpX = Fields.Int(sc, "amp_x", S, ProgramBounds.ScriptedAmpXMin, ProgramBounds.ScriptedAmpXMax);
+            prog.AmpY = Fields.Int(sc, "amp_y", S, ProgramBounds.ScriptedAmpYMin, ProgramBounds.ScriptedAmpYMax);
 
             var bot = Fields.Object(json, "bot", P);
             const string BT = "program.bot";
-            prog.ClearanceCap = Fields.Int(bot, "clearance_cap", BT, 0, 1L << 60);
-            prog.HomeShift = Fields.Int(bot, "home_shift", BT, 0, 62);
+            prog.ClearanceCap = Fields.Int(bot, "clearance_cap", BT, ProgramBounds.BotClearanceCapMin, ProgramBounds.BotClearanceCapMax);
+            prog.HomeShift = Fields.Int(bot, "home_shift", BT, ProgramBounds.BotHomeShiftMin, ProgramBounds.BotHomeShiftMax);
             var skills = Fields.Object(bot, "skills", BT);
             foreach (string name in skills.Keys)
             {
@@ -259,18 +262,25 @@ namespace Gcv.Core
                 var sk = Fields.Object(skills.Map[name], kp);
                 prog.Skills[name] = new BotSkill
                 {
-                    ReactionTicks = Fields.Int(sk, "reaction_ticks", kp, 1, Big),
-                    LookaheadTicks = Fields.Int(sk, "lookahead_ticks", kp, 1, 1L << 16),
-                    MistakeThreshold = Fields.Int(sk, "mistake_threshold", kp, 0, 1L << 32),
+                    ReactionTicks = Fields.Int(sk, "reaction_ticks", kp, ProgramBounds.SkillReactionTicksMin, ProgramBounds.SkillReactionTicksMax),
+                    LookaheadTicks = Fields.Int(sk, "lookahead_ticks", kp, ProgramBounds.SkillLookaheadTicksMin, ProgramBounds.SkillLookaheadTicksMax),
+                    MistakeThreshold = Fields.Int(sk, "mistake_threshold", kp, ProgramBounds.SkillMistakeThresholdMin, ProgramBounds.SkillMistakeThresholdMax),
                 };
             }
 
             var fm = Fields.Object(json, "frame_model", P);
             const string F = "program.frame_model";
-            prog.FixedUs = Fields.Int(fm, "fixed_us", F, 1, 1L << 30);
-            prog.PerBulletUs = Fields.Int(fm, "per_bullet_us", F, 0, 1L << 20);
-            prog.PerCheckUs = Fields.Int(fm, "per_check_us", F, 0, 1L << 20);
+            prog.FixedUs = Fields.Int(fm, "fixed_us", F, ProgramBounds.FrameModelFixedUsMin, ProgramBounds.FrameModelFixedUsMax);
+            prog.PerBulletUs = Fields.Int(fm, "per_bullet_us", F, ProgramBounds.FrameModelPerBulletUsMin, ProgramBounds.FrameModelPerBulletUsMax);
+            prog.PerCheckUs = Fields.Int(fm, "per_check_us", F, ProgramBounds.FrameModelPerCheckUsMin, ProgramBounds.FrameModelPerCheckUsMax);
             return prog;
+        }
+
+        static void Count(int count, long min, long max, string path)
+        {
+            if (count < min || count > max)
+                throw new BadRequestException(path, string.Format(CultureInfo.InvariantCulture,
+                    "{0} items; allowed {1}..{2}", count, min, max));
         }
 
         static long Bounded(long v, long min, long max, string path)

@@ -3,9 +3,10 @@
 // Python runners ("field player.skill: ...").
 //
 // Python integers are unbounded; C++ uses int64_t. The reader therefore bounds every
-// program number so that no intermediate of the tick can leave int64 (see the table in
-// ReadProgram). Every program GCV can compile from a valid config is far inside these
-// bounds (arena <= 100 units = 2^23 in Q16, speeds <= 12 units/s = 13107 per tick); the
+// program number so that no intermediate of the tick can leave int64, with the ranges of
+// ProgramBounds.h (generated from gcv/sim/program_model.py: the Python, C# and C++ readers
+// accept exactly the same programs). Every program GCV can compile from a valid config is
+// far inside these bounds (arena <= 100 units = 2^23 in Q16, speeds <= 12 units/s = 13107 per tick); the
 // golden vectors that deliberately break validation rules are inside them too. Sums that
 // grow with the run (frame-time totals) use checked arithmetic in Telemetry.h.
 #pragma once
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "Gcv/Json.h"
+#include "Gcv/ProgramBounds.h"
 
 namespace gcv {
 
@@ -139,6 +141,11 @@ public:
         out = v.integer;
         return true;
     }
+    bool Count(size_t n, const std::string& where, int64_t lo, int64_t hi) {
+        if (static_cast<int64_t>(n) < lo) return Fail(where, "List should have at least " + std::to_string(lo) + " item(s)");
+        if (static_cast<int64_t>(n) > hi) return Fail(where, "List should have at most " + std::to_string(hi) + " items");
+        return true;
+    }
     int64_t Int(const Json& obj, const std::string& key, const std::string& base, int64_t lo, int64_t hi) {
         const Json* v = Member(obj, key, base);
         int64_t out = 0;
@@ -175,31 +182,13 @@ public:
     }
 };
 
-namespace bounds {
-constexpr int64_t kI31 = (int64_t(1) << 31) - 1;
-constexpr int64_t kI32 = int64_t(1) << 32;
-constexpr int64_t kPos = int64_t(1) << 28;     // |coordinate| (4096 units)
-constexpr int64_t kSpeed = int64_t(1) << 20;   // |speed| per tick (16 units / tick)
-constexpr int64_t kDuration = int64_t(1) << 22;  // ticks (19.4 hours at 60 Hz)
-constexpr int64_t kSlots = int64_t(1) << 16;   // bullets per wave
-constexpr int64_t kLook = 256;                 // bot lookahead ticks
-constexpr int64_t kCap = int64_t(1) << 60;     // bot clearance cap (Q32)
-constexpr int64_t kFrameUs = int64_t(1) << 20;
-}  // namespace bounds
-
 // Reads the program. `player` decides whether the scripted / bot sections are required,
-// exactly as the Python simulator only touches them for that player.
-// Bounds (all inclusive) and why they keep every tick inside int64:
-//   coordinates, radii, amplitudes  |v| <= 2^28   bullet and player positions stay < 2^29
-//   speeds (player, focus, slots)   |v| <= 2^20   lookahead * speed <= 2^28
-//   lookahead_ticks                 0..256        bot distances < 2^31, squared sums < 2^63
-//   clearance_cap                   0..2^60       reach^2 < 2^62
-//   duration_ticks                  1..2^22       t * rate < 2^55; per-run vectors fit memory
-//   rates                           |v| <= 2^32   wave_index * rotation < 2^55
-//   healths, damage, triggers       <= 2^31 - 1   trigger_micro * max_health < 2^62
-//   frame model (us)                <= 2^20       per-tick frame time < 2^62 for any count
+// exactly as the Python simulator only touches them for that player. Every range (all
+// inclusive) comes from ProgramBounds.h, generated from the Python program model, so the
+// three implementations accept the same programs; the table of why each range keeps every
+// tick inside int64 is in gcv/sim/program_model.py and docs/simulation.md section 2.
 inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out, std::string& error) {
-    using namespace bounds;
+    using namespace program_bounds;
     FieldReader r;
     const std::string base = "program";
     if (!prog.IsObject()) {
@@ -207,36 +196,36 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
         return false;
     }
     out.configHash = r.String(prog, "config_hash", base);
-    out.tickHz = r.Int(prog, "tick_hz", base, 1, kI31);
-    out.durationTicks = r.Int(prog, "duration_ticks", base, 1, kDuration);
+    out.tickHz = r.Int(prog, "tick_hz", base, kTickHzMin, kTickHzMax);
+    out.durationTicks = r.Int(prog, "duration_ticks", base, kDurationTicksMin, kDurationTicksMax);
     if (const Json* a = r.Object(prog, "arena", base)) {
         std::string b = base + ".arena";
-        out.halfWidth = r.Int(*a, "half_width", b, 0, kPos);
-        out.halfHeight = r.Int(*a, "half_height", b, 0, kPos);
-        out.despawnX = r.Int(*a, "despawn_x", b, -kPos, kPos);
-        out.despawnY = r.Int(*a, "despawn_y", b, -kPos, kPos);
+        out.halfWidth = r.Int(*a, "half_width", b, kArenaHalfWidthMin, kArenaHalfWidthMax);
+        out.halfHeight = r.Int(*a, "half_height", b, kArenaHalfHeightMin, kArenaHalfHeightMax);
+        out.despawnX = r.Int(*a, "despawn_x", b, kArenaDespawnXMin, kArenaDespawnXMax);
+        out.despawnY = r.Int(*a, "despawn_y", b, kArenaDespawnYMin, kArenaDespawnYMax);
     }
     if (const Json* p = r.Object(prog, "player", base)) {
         std::string b = base + ".player";
-        out.maxHealth = r.Int(*p, "max_health", b, 0, kI31);
-        out.speed = r.Int(*p, "speed", b, -kSpeed, kSpeed);
-        out.focusSpeed = r.Int(*p, "focus_speed", b, -kSpeed, kSpeed);
-        out.hitRadius = r.Int(*p, "hit_radius", b, -kPos, kPos);
-        out.grazeRadius = r.Int(*p, "graze_radius", b, -kPos, kPos);
-        out.startX = r.Int(*p, "start_x", b, -kPos, kPos);
-        out.startY = r.Int(*p, "start_y", b, -kPos, kPos);
-        out.invulnerabilityTicks = r.Int(*p, "invulnerability_ticks", b, 0, kI31);
-        out.autoFireDamage = r.Int(*p, "auto_fire_damage", b, 0, kI31);
-        out.autoFireIntervalTicks = r.Int(*p, "auto_fire_interval_ticks", b, 1, kI31);
+        out.maxHealth = r.Int(*p, "max_health", b, kPlayerMaxHealthMin, kPlayerMaxHealthMax);
+        out.speed = r.Int(*p, "speed", b, kPlayerSpeedMin, kPlayerSpeedMax);
+        out.focusSpeed = r.Int(*p, "focus_speed", b, kPlayerFocusSpeedMin, kPlayerFocusSpeedMax);
+        out.hitRadius = r.Int(*p, "hit_radius", b, kPlayerHitRadiusMin, kPlayerHitRadiusMax);
+        out.grazeRadius = r.Int(*p, "graze_radius", b, kPlayerGrazeRadiusMin, kPlayerGrazeRadiusMax);
+        out.startX = r.Int(*p, "start_x", b, kPlayerStartXMin, kPlayerStartXMax);
+        out.startY = r.Int(*p, "start_y", b, kPlayerStartYMin, kPlayerStartYMax);
+        out.invulnerabilityTicks = r.Int(*p, "invulnerability_ticks", b, kPlayerInvulnerabilityTicksMin, kPlayerInvulnerabilityTicksMax);
+        out.autoFireDamage = r.Int(*p, "auto_fire_damage", b, kPlayerAutoFireDamageMin, kPlayerAutoFireDamageMax);
+        out.autoFireIntervalTicks = r.Int(*p, "auto_fire_interval_ticks", b, kPlayerAutoFireIntervalTicksMin, kPlayerAutoFireIntervalTicksMax);
     }
     if (const Json* bo = r.Object(prog, "boss", base)) {
         std::string b = base + ".boss";
-        out.bossMaxHealth = r.Int(*bo, "max_health", b, 0, kI31);
-        out.bossX = r.Int(*bo, "x", b, -kPos, kPos);
-        out.bossY = r.Int(*bo, "y", b, -kPos, kPos);
+        out.bossMaxHealth = r.Int(*bo, "max_health", b, kBossMaxHealthMin, kBossMaxHealthMax);
+        out.bossX = r.Int(*bo, "x", b, kBossXMin, kBossXMax);
+        out.bossY = r.Int(*bo, "y", b, kBossYMin, kBossYMax);
     }
     if (const Json* phases = r.Array(prog, "phases", base)) {
-        if (phases->items.empty()) r.Fail(base + ".phases", "List should have at least 1 item");
+        r.Count(phases->items.size(), base + ".phases", kPhaseCountMin, kPhaseCountMax);
         out.phases.clear();
         for (size_t i = 0; i < phases->items.size() && r.Ok(); ++i) {
             std::string b = FieldReader::Join(base + ".phases", i);
@@ -247,19 +236,20 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
             }
             PhaseSpec s;
             s.phaseId = r.String(ph, "phase_id", b);
-            s.triggerMicro = r.Int(ph, "trigger_micro", b, -kI31, kI31);
+            s.triggerMicro = r.Int(ph, "trigger_micro", b, kPhaseTriggerMicroMin, kPhaseTriggerMicroMax);
             s.pattern = r.String(ph, "pattern", b);
             s.scatter = s.pattern == "scatter";
-            s.waveIntervalTicks = r.Int(ph, "wave_interval_ticks", b, 1, kI31);
-            s.lifetimeTicks = r.Int(ph, "lifetime_ticks", b, 1, kI31);
-            s.rotationPerWave = r.Int(ph, "rotation_per_wave", b, -kI32, kI32);
+            // read for their ranges only (the slots carry the wave): every reader accepts the same programs
+            r.Int(ph, "pattern_code", b, kPhasePatternCodeMin, kPhasePatternCodeMax);
+            r.Int(ph, "bullets_per_wave", b, kPhaseBulletsPerWaveMin, kPhaseBulletsPerWaveMax);
+            s.waveIntervalTicks = r.Int(ph, "wave_interval_ticks", b, kPhaseWaveIntervalTicksMin, kPhaseWaveIntervalTicksMax);
+            s.lifetimeTicks = r.Int(ph, "lifetime_ticks", b, kPhaseLifetimeTicksMin, kPhaseLifetimeTicksMax);
+            s.rotationPerWave = r.Int(ph, "rotation_per_wave", b, kPhaseRotationPerWaveMin, kPhaseRotationPerWaveMax);
             s.aim = r.Bool(ph, "aim", b);
-            if (s.scatter) s.scatterSpan = r.Int(ph, "scatter_span", b, 0, kI32);
+            if (s.scatter) s.scatterSpan = r.Int(ph, "scatter_span", b, kPhaseScatterSpanMin, kPhaseScatterSpanMax);
             if (const Json* slots = r.Array(ph, "slots", b)) {
                 std::string sb = b + ".slots";
-                if (slots->items.empty()) r.Fail(sb, "List should have at least 1 item");
-                if (static_cast<int64_t>(slots->items.size()) > kSlots)
-                    r.Fail(sb, "List should have at most " + std::to_string(kSlots) + " items");
+                r.Count(slots->items.size(), sb, kSlotCountMin, kSlotCountMax);
                 for (size_t k = 0; k < slots->items.size() && r.Ok(); ++k) {
                     const Json& sl = slots->items[k];
                     std::string kb = FieldReader::Join(sb, k);
@@ -268,9 +258,9 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
                         break;
                     }
                     int64_t off = 0, spd = 0, sign = 0;
-                    r.IntValue(sl.items[0], FieldReader::Join(kb, size_t(0)), -kI32 * 256, kI32 * 256, off);
-                    r.IntValue(sl.items[1], FieldReader::Join(kb, size_t(1)), -kSpeed, kSpeed, spd);
-                    r.IntValue(sl.items[2], FieldReader::Join(kb, size_t(2)), -1, 1, sign);
+                    r.IntValue(sl.items[0], FieldReader::Join(kb, size_t(0)), kSlotAngleOffsetMin, kSlotAngleOffsetMax, off);
+                    r.IntValue(sl.items[1], FieldReader::Join(kb, size_t(1)), kSlotSpeedMin, kSlotSpeedMax, spd);
+                    r.IntValue(sl.items[2], FieldReader::Join(kb, size_t(2)), kSlotRotationSignMin, kSlotRotationSignMax, sign);
                     s.slotOffset.push_back(off);
                     s.slotSpeed.push_back(spd);
                     s.slotSign.push_back(sign);
@@ -283,38 +273,38 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
         if (const Json* sc = r.Object(prog, "scripted", base)) {
             std::string b = base + ".scripted";
             out.hasScripted = true;
-            out.rateX = r.Int(*sc, "rate_x", b, -kI32, kI32);
-            out.rateY = r.Int(*sc, "rate_y", b, -kI32, kI32);
-            out.ampX = r.Int(*sc, "amp_x", b, -kPos, kPos);
-            out.ampY = r.Int(*sc, "amp_y", b, -kPos, kPos);
+            out.rateX = r.Int(*sc, "rate_x", b, kScriptedRateXMin, kScriptedRateXMax);
+            out.rateY = r.Int(*sc, "rate_y", b, kScriptedRateYMin, kScriptedRateYMax);
+            out.ampX = r.Int(*sc, "amp_x", b, kScriptedAmpXMin, kScriptedAmpXMax);
+            out.ampY = r.Int(*sc, "amp_y", b, kScriptedAmpYMin, kScriptedAmpYMax);
         }
     }
     if (player.kind == PlayerSpec::Kind::Bot) {
         if (const Json* bot = r.Object(prog, "bot", base)) {
             std::string b = base + ".bot";
             out.hasBot = true;
-            out.clearanceCap = r.Int(*bot, "clearance_cap", b, 0, kCap);
-            out.homeShift = r.Int(*bot, "home_shift", b, 0, 62);
+            out.clearanceCap = r.Int(*bot, "clearance_cap", b, kBotClearanceCapMin, kBotClearanceCapMax);
+            out.homeShift = r.Int(*bot, "home_shift", b, kBotHomeShiftMin, kBotHomeShiftMax);
             if (const Json* skills = r.Object(*bot, "skills", b)) {
                 std::string sb = b + ".skills";
                 BotSkill* target = const_cast<BotSkill*>(out.Skill(player.skill));
                 if (const Json* sk = target ? r.Object(*skills, player.skill, sb) : nullptr) {
                     std::string kb = FieldReader::Join(sb, player.skill);
                     target->present = true;
-                    target->reactionTicks = r.Int(*sk, "reaction_ticks", kb, 0, kI31);
-                    target->lookaheadTicks = r.Int(*sk, "lookahead_ticks", kb, 0, kLook);
-                    target->mistakeThreshold = r.Int(*sk, "mistake_threshold", kb, 0, kI32);
+                    target->reactionTicks = r.Int(*sk, "reaction_ticks", kb, kSkillReactionTicksMin, kSkillReactionTicksMax);
+                    target->lookaheadTicks = r.Int(*sk, "lookahead_ticks", kb, kSkillLookaheadTicksMin, kSkillLookaheadTicksMax);
+                    target->mistakeThreshold = r.Int(*sk, "mistake_threshold", kb, kSkillMistakeThresholdMin, kSkillMistakeThresholdMax);
                 }
             }
         }
     }
     if (const Json* fm = r.Object(prog, "frame_model", base)) {
         std::string b = base + ".frame_model";
-        out.fixedUs = r.Int(*fm, "fixed_us", b, 1, kFrameUs);
-        out.perBulletUs = r.Int(*fm, "per_bullet_us", b, 0, kFrameUs);
-        out.perCheckUs = r.Int(*fm, "per_check_us", b, 0, kFrameUs);
+        out.fixedUs = r.Int(*fm, "fixed_us", b, kFrameModelFixedUsMin, kFrameModelFixedUsMax);
+        out.perBulletUs = r.Int(*fm, "per_bullet_us", b, kFrameModelPerBulletUsMin, kFrameModelPerBulletUsMax);
+        out.perCheckUs = r.Int(*fm, "per_check_us", b, kFrameModelPerCheckUsMin, kFrameModelPerCheckUsMax);
     }
-    out.stateHashInterval = r.Int(prog, "state_hash_interval", base, 1, kI31);
+    out.stateHashInterval = r.Int(prog, "state_hash_interval", base, kStateHashIntervalMin, kStateHashIntervalMax);
     if (!r.Ok()) {
         error = r.error;
         return false;
