@@ -60,12 +60,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from annotated_types import Ge, Le
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from gcv.agents.base import BlockIssue
 from gcv.contract.goal import Goal
-from gcv.contract.models import BulletHellConfig, Pattern, Targets
+from gcv.contract.models import BulletHellConfig, Pattern
+from gcv.contract.ranges import PATTERN_RANGES, TARGET_RANGES
 from gcv.sim.fixed import exact, round_half_away
 
 DECIMAL_PLACES = 3
@@ -83,28 +83,6 @@ DENSITY_FIELDS = ("bullets_per_wave", "wave_interval_ms")
 PRESSURE_STEPS: dict[str, dict[str, Fraction]] = {
     "increase": {"bullets_per_wave": Fraction(5, 4), "wave_interval_ms": Fraction(17, 20)},
     "decrease": {"bullets_per_wave": Fraction(4, 5), "wave_interval_ms": Fraction(23, 20)},
-}
-
-
-def _model_bounds(model: type[BaseModel], name: str) -> tuple[Fraction, Fraction]:
-    lo = hi = None
-    for meta in model.model_fields[name].metadata:
-        if isinstance(meta, Ge):
-            lo = exact(meta.ge)  # type: ignore[arg-type]
-        elif isinstance(meta, Le):
-            hi = exact(meta.le)  # type: ignore[arg-type]
-    assert lo is not None and hi is not None, f"{model.__name__}.{name} has no range"
-    return lo, hi
-
-
-# Read from the contract models so that this table and the schema can never disagree.
-PATTERN_RANGES: dict[str, tuple[Fraction, Fraction]] = {
-    name: _model_bounds(Pattern, name)
-    for name in ("bullets_per_wave", "wave_interval_ms", "bullet_speed", "bullet_lifetime_seconds",
-                 "rotation_per_wave_deg", "spread_angle_deg", "layer_count")
-}
-TARGET_RANGES: dict[str, tuple[Fraction, Fraction]] = {
-    name: _model_bounds(Targets, name) for name in ("max_alive_bullets", "max_player_hits", "min_low_fps")
 }
 
 

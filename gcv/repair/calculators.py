@@ -62,6 +62,7 @@ from typing import Any
 
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig, Pattern
+from gcv.contract.ranges import PATTERN_RANGES
 from gcv.evaluation.models import Check, Evaluation
 from gcv.repair.intents import (
     INTENT_FIELD, REDUCE_BULLET_LIFETIME, REDUCE_BULLET_SPEED, REDUCE_BULLETS_PER_WAVE,
@@ -71,12 +72,12 @@ from gcv.repair.models import RepairOutcome
 from gcv.sim.fixed import TICK_HZ, exact, ms_to_ticks, round_half_away
 from gcv.validation.diff import diff_configs
 
-# Contract ranges (gcv.contract.models.Pattern), repeated as exact numbers.
-BULLETS_MIN = 1
-INTERVAL_MAX_MS = 5000
-LIFETIME_MIN = Fraction(1, 2)
-SPEED_MIN = Fraction(1, 2)
-LAYERS_MIN = 1
+# Contract ranges, read from the models (gcv.contract.ranges): a repair never leaves them.
+BULLETS_MIN = int(PATTERN_RANGES["bullets_per_wave"][0])
+INTERVAL_MAX_MS = int(PATTERN_RANGES["wave_interval_ms"][1])
+LIFETIME_MIN = PATTERN_RANGES["bullet_lifetime_seconds"][0]
+SPEED_MIN = PATTERN_RANGES["bullet_speed"][0]
+LAYERS_MIN = int(PATTERN_RANGES["layer_count"][0])
 # Minimum steps, so that every repair makes progress.
 INTERVAL_MIN_STEP_MS = 50
 LIFETIME_MIN_STEP = Fraction(1, 4)

@@ -21,7 +21,8 @@ from fractions import Fraction
 from pydantic import ValidationError
 
 from gcv.agents.base import BlockIssue, RequirementDecision
-from gcv.agents.goal_applier import DEFAULT_ROTATION_DEG, PATTERN_RANGES, GoalRangeError, apply_goal_with_notes, fmt
+from gcv.agents.goal_applier import DEFAULT_ROTATION_DEG, GoalRangeError, apply_goal_with_notes, fmt
+from gcv.contract.ranges import PATTERN_RANGES
 from gcv.agents.offline_requirement.handlers.scope import INSTEAD
 from gcv.agents.offline_requirement.reader import RequestReader
 from gcv.agents.offline_requirement.state import Edit, Pending, Reading, phase_summary

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from gcv.agents.goal_applier import PATTERN_RANGES, fmt
+from gcv.agents.goal_applier import fmt
+from gcv.contract.ranges import PATTERN_RANGES
 from gcv.agents.offline_requirement.phrases import _N, DOWN_WORDS, UP_WORDS
 from gcv.agents.offline_requirement.state import BlockIssue, Pending, has, num, sub_all
 from gcv.agents.offline_requirement.handlers.segment import Segment

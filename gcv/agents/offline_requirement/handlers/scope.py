@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from gcv.agents.goal_applier import PATTERN_RANGES, fmt
+from gcv.agents.goal_applier import fmt
+from gcv.contract.ranges import PATTERN_RANGES
 from gcv.agents.offline_requirement.phrases import ADD_PHASE, LIMIT_CHANGE, LIMIT_SUBJECTS, UNKNOWN_PATTERNS, WRITE_SCOPE
 from gcv.agents.offline_requirement.state import BlockIssue, Clause, Context, Reading, has, sub_all
 from gcv.contract.models import PATTERN_TYPES

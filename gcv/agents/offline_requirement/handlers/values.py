@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from gcv.agents.goal_applier import PATTERN_RANGES
+from gcv.contract.ranges import PATTERN_RANGES
 from gcv.agents.offline_requirement.phrases import FIELD_WORDS, FROM_TO, NUM, OLD_VALUE, RANGE
 from gcv.agents.offline_requirement.state import Pending, has, num, sub_all
 from gcv.agents.offline_requirement.handlers.segment import DEGREES, SECONDS, Segment
