@@ -29,7 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_sim.py
 
 vectors: $(STAMP)
-	$(BIN)/python -m gcv.sim.golden --write artifacts/vectors
+	$(BIN)/python -m gcv.simio.golden_files --write artifacts/vectors
 
 schemas: $(STAMP)
 	$(BIN)/gcv schema export

@@ -3,7 +3,7 @@
 A bot population of 1,026 fights (342 seeds x the three skills, the nearest to 1,024 that
 covers every skill evenly) on the committed baseline, in this process (one worker), twice:
 
-* through the batch API (``engine_runners.native.run_batch`` vs ``gcv.sim.batch.run_batch``):
+* through the batch API (``engine_runners.native.run_batch`` vs ``gcv.simio.pool.run_batch``):
   CPU time, and whether every telemetry is identical, as dicts and as the bytes python-sim's
   writer produces;
 * through ``gcv.batch.population.run_population`` (what the workflow and ``gcv batch`` run:
@@ -32,7 +32,7 @@ from benchmarks.bench_cpp_core import machine  # noqa: E402
 from engine_runners import native  # noqa: E402
 from gcv.batch.population import run_population  # noqa: E402
 from gcv.contract.models import BulletHellConfig  # noqa: E402
-from gcv.sim.batch import run_batch as python_run_batch  # noqa: E402
+from gcv.simio.pool import run_batch as python_run_batch  # noqa: E402
 from gcv.sim.program import compile_program  # noqa: E402
 
 BASELINE = REPO / "artifacts" / "baselines" / "shrine_trial.json"

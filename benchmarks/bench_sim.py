@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from gcv.contract.models import BulletHellConfig  # noqa: E402
-from gcv.sim.batch import run_batch  # noqa: E402
+from gcv.simio.pool import run_batch  # noqa: E402
 from gcv.sim.engine import Simulation  # noqa: E402
 from gcv.sim.program import compile_program  # noqa: E402
 

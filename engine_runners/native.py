@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Callable, Literal
 
 import gcv
-from gcv.sim.batch import run_batch as python_run_batch
+from gcv.simio.pool import run_batch as python_run_batch
 from gcv.sim.engine import SIGNED
 from gcv.sim.players import player_label
 from gcv.sim.program import program_hash
@@ -406,7 +406,7 @@ def run_batch(program: dict[str, Any], runs: list[tuple[int, dict[str, Any]]], *
               digest: str | None = None) -> tuple[list[dict[str, Any]], PathName]:
     """``runs`` = [(seed, player), ...] -> (telemetry list in order, the path that ran).
 
-    The drop-in for gcv.sim.batch.run_batch: the same dicts, the same exceptions for a bad seed or player (ValueError). A program the core refuses
+    The drop-in for gcv.simio.pool.run_batch: the same dicts, the same exceptions for a bad seed or player (ValueError). A program the core refuses
     (beyond its int64-safe bounds, as some player reads it) runs in Python.
     """
     found = core()

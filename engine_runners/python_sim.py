@@ -25,7 +25,7 @@ from engine_runners.protocol import (FRAMES_DIR, TELEMETRY_FILE, ExitCode, RunRe
                                      RunResult, done_line, error_line, frame_name, handshake_line)
 from gcv.sim.engine import Simulation
 from gcv.sim.program import program_hash
-from gcv.sim.render import write_frame
+from gcv.simio.render import write_frame
 from gcv.sim.telemetry import build_telemetry
 
 ENGINE = "python-sim"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from engine_runners.protocol import FRAMES_DIR, ExitCode, RunRequest, frame_name
 from gcv.sim.engine import Simulation
-from gcv.sim.render import write_frame
+from gcv.simio.render import write_frame
 
 
 class ReferenceFramesError(Exception):

@@ -2,7 +2,7 @@
 safe-area chart. Both are byte-identical for identical input (integer state, fixed sizes,
 no timestamps), so they can live in a content-addressed evidence bundle.
 
-The frame is drawn at the simulator renderer's scale (``gcv.sim.render``) and colours, with
+The frame is drawn at the simulator renderer's scale (``gcv.simio.render``) and colours, with
 the bound's cells painted underneath: where a not-yet-hit player could be and is safe
 (green), where it could be but every position is hit (red), and the rest of the covered area
 (dark red). Cells are painted per pixel from the exact cell of the pixel's centre.
@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from gcv.analysis.grid import Grid
 from gcv.analysis.report import FairnessReport
-from gcv.sim.render import ARENA, BACKGROUND, BOSS, GRID, HUD_HEIGHT, PHASE_COLORS, PX_PER_UNIT, TEXT
+from gcv.simio.render import ARENA, BACKGROUND, BOSS, GRID, HUD_HEIGHT, PHASE_COLORS, PX_PER_UNIT, TEXT
 
 SAFE = (40, 150, 90)
 REACH_HIT = (235, 60, 60)

@@ -9,7 +9,7 @@ engines on each machine; a batch only ever names them.
 * python-sim cells (the in-process reference runner, no frame capture) of one program go
   through a batch API in chunks: the native C++ core (``engine_runners.native``, parsed once
   per program and process) where this machine has it, else the simulator's
-  (``gcv.sim.batch.run_batch``, one ``Simulation`` per player); the telemetry is then checked
+  (``gcv.simio.pool.run_batch``, one ``Simulation`` per player); the telemetry is then checked
   like any engine's (schema, hashes, seed, player). ``duration_ms`` of such a row is its
   share of the chunk's time.
 * every other cell goes through ``runner.run`` with a request file under
@@ -258,7 +258,7 @@ class LocalExecutor:
                 import multiprocessing
 
                 ctx = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload(["gcv.batch.executors", "gcv.sim.batch", "engine_runners.python_sim"])
+                ctx.set_forkserver_preload(["gcv.batch.executors", "gcv.simio.pool", "engine_runners.python_sim"])
                 self._procs = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
                                                      initializer=_ignore_sigint)
             future = self._procs.submit(run_unit, unit)

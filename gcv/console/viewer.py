@@ -5,7 +5,7 @@ seed and the player), so the frame of tick *t* is the same picture for every eng
 ran it (the three implementations agree bit for bit). Frames are made on demand: the
 simulator steps to the tick (from a checkpoint: a copy of the simulation every
 ``CHECKPOINT_TICKS``, kept in memory for the runs looked at recently) and
-``gcv.sim.render`` draws it; each PNG is cached in the workspace
+``gcv.simio.render`` draws it; each PNG is cached in the workspace
 (``cache/frames/<request hash>/<tick>.png``), so a frame is drawn once.
 """
 
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from gcv.sim.engine import Simulation
-from gcv.sim.render import png_bytes
+from gcv.simio.render import png_bytes
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.state import RunRecord, WorkflowState

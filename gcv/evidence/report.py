@@ -35,7 +35,7 @@ from gcv.contract.status import Status
 from gcv.sim.engine import Simulation
 from gcv.sim.fixed import TICK_HZ
 from gcv.sim.program import compile_program
-from gcv.sim.render import render_frame
+from gcv.simio.render import render_frame
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.catalog import Workspace
 from gcv.validation.diff import change_with_origins

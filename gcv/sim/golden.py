@@ -5,13 +5,12 @@ output directory) and the expected gameplay telemetry, state hashes included. So
 deliberately break the validation rules (say 512 bullets a wave): the simulator must be
 exact for any program, not only for the ones GCV would let through.
 
-Regenerate with ``python -m gcv.sim.golden --write artifacts/vectors`` after a change to
+Regenerate with ``python -m gcv.simio.golden_files --write artifacts/vectors`` after a change to
 simulation semantics (and update docs/simulation.md and both ports in the same commit).
 """
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 from pathlib import Path
@@ -294,22 +293,3 @@ def build_vectors() -> list[dict[str, Any]]:
 
 def vector_filename(index: int, vector: dict[str, Any]) -> str:
     return f"{index:02d}_{vector['name']}.json"
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", type=Path, required=True, help="output folder")
-    args = parser.parse_args()
-    args.write.mkdir(parents=True, exist_ok=True)
-    for old in args.write.glob("*.json"):
-        old.unlink()
-    for i, vector in enumerate(build_vectors(), start=1):
-        path = args.write / vector_filename(i, vector)
-        path.write_text(json.dumps(vector, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        exp = vector["expected"]
-        print(f"{path.name}: {exp['status']} ticks={exp['ticks']} peak={exp['peak_alive_bullets']} "
-              f"hits={exp['player_hits']} grazes={exp['grazes']} spawned={exp['total_bullets_spawned']}")
-
-
-if __name__ == "__main__":
-    main()

@@ -25,7 +25,7 @@ from engine_runners import native
 from gcv.batch import executors
 from gcv.batch.population import run_population
 from gcv.cli.app import app
-from gcv.sim.batch import run_batch as python_run_batch
+from gcv.simio.pool import run_batch as python_run_batch
 from gcv.sim.engine import Simulation
 from gcv.sim.players import player_label
 from gcv.sim.program import program_hash

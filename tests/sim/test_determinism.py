@@ -9,7 +9,7 @@ import pytest
 
 from engine_runners.python_sim import PythonSimRunner
 from engine_runners.requests import build_request
-from gcv.sim.batch import run_batch
+from gcv.simio.pool import run_batch
 from gcv.sim.determinism import DeterminismError, _first_difference, check_determinism
 from gcv.sim.engine import Simulation
 from gcv.sim.telemetry import gameplay_view

@@ -45,7 +45,7 @@ def test_committed_vectors_are_what_the_generator_produces() -> None:
     built = build_vectors()
     assert [vector_filename(i, v) for i, v in enumerate(built, start=1)] == [p.name for p in VECTORS]
     for vector, path in zip(built, VECTORS):
-        assert vector == load_vector(path), f"{path.name} is stale: run python -m gcv.sim.golden --write artifacts/vectors"
+        assert vector == load_vector(path), f"{path.name} is stale: run python -m gcv.simio.golden_files --write artifacts/vectors"
 
 
 # ---------------------------------------------------------------------------- directed vectors

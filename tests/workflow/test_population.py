@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gcv.evaluation.population import DEFAULT_POPULATION, parse_population
-from gcv.sim.batch import run_batch
+from gcv.simio.pool import run_batch
 from gcv.sim.program import compile_program
 from gcv.workflow.state import Settings
 from tests.workflow.test_paths import run_workflow

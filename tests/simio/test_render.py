@@ -8,7 +8,7 @@ import io
 from PIL import Image
 
 from gcv.sim.engine import Simulation
-from gcv.sim.render import png_bytes
+from gcv.simio.render import png_bytes
 from tests.support.simutil import baseline_program
 
 
