@@ -126,6 +126,7 @@ def test_form_errors_come_back_on_the_page(local_browser: TestClient) -> None:
     assert "<h1>404</h1>" in b.get("/workflows/wf-nope").text
 
 
+@pytest.mark.slow  # makes a workspace of real workflows
 def test_the_workflows_page_filters_and_pages(local_browser: TestClient, local: TestClient) -> None:
     for i in range(27):
         local.post("/api/workflows", json={"request": f"{VAGUE} #{i}", "actor": "bo" if i % 3 else "ana"})

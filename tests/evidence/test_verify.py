@@ -47,6 +47,7 @@ def caught_by(report: VerifyReport) -> str:
     return report.first_failure.name
 
 
+@pytest.mark.slow  # re-runs the loop (replay)
 def test_the_untouched_bundle_verifies_with_replay(files: dict[str, bytes], tmp_path: Path) -> None:
     report = check(files, tmp_path, replay=True)
     assert report.ok, (report.first_failure, report.failed())
@@ -95,6 +96,7 @@ def test_a_telemetry_number_with_a_rehashed_manifest_is_caught_by_consistency(fi
     assert "telemetry_hash" in report.first_failure.message
 
 
+@pytest.mark.slow  # re-runs the loop (replay)
 def test_a_forged_telemetry_number_is_caught_only_by_replay(files: dict[str, bytes], tmp_path: Path) -> None:
     # the forger also points the state at the new telemetry: every hash is consistent again
     tel = load(files, "runs/candidate_2/telemetry.json")
@@ -110,6 +112,7 @@ def test_a_forged_telemetry_number_is_caught_only_by_replay(files: dict[str, byt
     assert "candidate_2" in report.first_failure.message and "grazes" in report.first_failure.message
 
 
+@pytest.mark.slow  # re-runs the loop (replay)
 def test_a_forged_gameplay_figure_that_the_evaluation_reads_is_caught_by_replay(files: dict[str, bytes],
                                                                               tmp_path: Path) -> None:
     tel = load(files, "runs/candidate_1/telemetry.json")
@@ -212,6 +215,7 @@ def test_an_edited_evaluation_is_caught_by_the_event_log(files: dict[str, bytes]
     assert caught_by(check(rehash_manifest(files), tmp_path)) == "consistency.events"
 
 
+@pytest.mark.slow  # re-runs the loop (replay)
 def test_a_forged_gate_decision_is_caught_by_replay(files: dict[str, bytes], tmp_path: Path) -> None:
     # the gate's reason is recorded in the state and the review file, nowhere in the event log
     for name in ("workflow/state.json",):
@@ -227,6 +231,7 @@ def test_a_forged_gate_decision_is_caught_by_replay(files: dict[str, bytes], tmp
     assert caught_by(report) == "replay.loop" and "$.rounds[0].gate.reason" in report.first_failure.message
 
 
+@pytest.mark.slow  # re-runs the loop (replay)
 def test_a_forged_agent_verdict_is_caught_by_replay_of_the_raw_output(files: dict[str, bytes], tmp_path: Path) -> None:
     state = load(files, "workflow/state.json")
     state["rounds"][0]["verdict"]["reason"] = "the model said so"
@@ -242,6 +247,7 @@ def test_a_forged_agent_verdict_is_caught_by_replay_of_the_raw_output(files: dic
     assert caught_by(report) == "replay.loop" and "$.rounds[0].verdict.reason" in report.first_failure.message
 
 
+@pytest.mark.slow  # re-runs the loop (replay)
 def test_a_forged_repair_is_caught_by_its_calculator(files: dict[str, bytes], tmp_path: Path) -> None:
     state = load(files, "workflow/state.json")
     state["rounds"][0]["repair"]["explanation"] = "halved the speed"
@@ -278,6 +284,7 @@ def test_a_run_request_with_another_seed_is_caught(files: dict[str, bytes], tmp_
     assert caught_by(report) == "consistency.runs" and "seed 2" in report.first_failure.message
 
 
+@pytest.mark.slow  # re-runs the loop (replay)
 def test_a_forged_unity_run_replays_its_gameplay_and_reports_frame_times_not_replayable(
         files: dict[str, bytes], tmp_path: Path) -> None:
     """An engine run (telemetry from Unity): gameplay is re-simulated, frame times are not."""
@@ -303,6 +310,7 @@ def test_a_forged_unity_run_replays_its_gameplay_and_reports_frame_times_not_rep
     assert caught_by(report) == "replay.runs" and "player_hits" in report.first_failure.message
 
 
+@pytest.mark.slow  # re-runs the loop (replay)
 def test_an_edited_report_is_caught_by_re_rendering_it(files: dict[str, bytes], tmp_path: Path) -> None:
     page = files["report.html"].decode()
     files["report.html"] = page.replace("6 of 6 hard checks pass", "6 of 6 hard checks pass (signed off)").encode()
