@@ -35,6 +35,7 @@ from gcv.sim.telemetry_model import Telemetry
 from tests.support.mutation import Mutation, plant
 from tests.support.parity import (CSHARP, STATE_FIELDS, HarnessRun, differing_fields, make_request,
                           python_state_after)
+from tests.support.program_strategies import EXOTIC, PLAYERS
 from tests.support.simutil import VECTORS, load_vector
 from tests.support.strategies import valid_configs
 from tests.support.telemetry_bytes import expected_bytes, first_byte_difference
@@ -148,6 +149,21 @@ def test_random_configs_match_python(harness: Path, config: Any, seed: int, play
             pytest.fail(f"C# and Python disagree on {diff} ({player_label(player)}, seed {seed}); {report}")
         written = (work / "run" / "telemetry.json").read_bytes()
         assert first_byte_difference(expected_bytes(python, run.telemetry), written) is None
+
+
+@pytest.mark.parametrize("player", PLAYERS, ids=lambda p: p.get("skill", p["kind"]))
+@pytest.mark.parametrize("name", sorted(EXOTIC))
+def test_exotic_programs_match_python(harness: Path, tmp_path: Path, name: str, player: dict[str, Any]) -> None:
+    """Programs no config compiles to but the shared program bounds allow (negative slot speeds
+    and rates, huge angle offsets, re-entered phases...): the C# core agrees with Python too."""
+    program = EXOTIC[name](load_vector(VECTORS[0])["request"]["program"])
+    expected = gameplay_view(Simulation(program, player).run(seed=4242).telemetry)
+    run = run_harness(harness, make_request(program, 4242, player, tmp_path), tmp_path)
+    assert_protocol_ok(run, "parity")
+    diff = differing_fields(expected, gameplay_view(run.telemetry))
+    if diff:
+        report = divergence_report(harness, program, player, 4242, tmp_path / "report")
+        pytest.fail(f"{name}: C# and Python disagree on {diff}; {report}")
 
 
 def test_state_difference_names_first_field() -> None:
