@@ -182,14 +182,8 @@ def test_random_configs_match_python(harness: Path, harness_o0: Path, case: Any)
 @pytest.mark.parametrize("player", PLAYERS, ids=lambda p: p.get("skill", p["kind"]))
 @pytest.mark.parametrize("name", sorted(EXOTIC))
 def test_exotic_programs_match_python(harness: Path, tmp_path: Path, name: str, player: dict[str, Any]) -> None:
-    program = EXOTIC[name](load_vector(VECTORS[0])["request"]["program"])
-    expected = gameplay_view(Simulation(program, player).run(seed=4242).telemetry)
-    run = run_harness(harness, make_request(program, 4242, player, tmp_path), tmp_path)
-    assert_protocol_ok(run, "parity")
-    diff = differing_fields(expected, gameplay_view(run.telemetry))
-    if diff:
-        report = divergence_report(harness, program, player, 4242, tmp_path / "report")
-        pytest.fail(f"{name}: C++ and Python disagree on {diff}; {report}")
+    KIND.assert_matches_python(harness, EXOTIC[name](load_vector(VECTORS[0])["request"]["program"]),
+                               player, 4242, tmp_path, name)
 
 
 def test_divergence_report_names_tick_and_field(harness: Path, tmp_path: Path) -> None:

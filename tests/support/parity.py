@@ -11,10 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
+
 from engine_runners.protocol import DONE_PREFIX, PROTOCOL_ID, parse_handshake
 from gcv.sim.engine import Simulation, _signed64
 from gcv.sim.players import player_label
 from gcv.sim.program import program_hash
+from gcv.sim.telemetry import gameplay_view
 
 RUN_TIMEOUT = 120
 STATE_FIELDS = ("tick", "px", "py", "health", "invuln_until", "boss_health", "phase_index",
@@ -109,6 +112,18 @@ class HarnessKind:
         done = json.loads(last[len(DONE_PREFIX):])
         assert done == {"status": run.telemetry["status"], "telemetry": "telemetry.json"}
         assert not (run.out_dir / "telemetry.json.tmp").exists()
+
+    def assert_matches_python(self, exe: Path, program: dict[str, Any], player: dict[str, Any], seed: int,
+                              work: Path, name: str) -> None:
+        """One run of ``program`` equals the reference's gameplay figures, else fail naming the
+        first diverging tick and state field."""
+        expected = gameplay_view(Simulation(program, player).run(seed=seed).telemetry)
+        run = self.run(exe, make_request(program, seed, player, work), work)
+        self.assert_protocol_ok(run, "parity")
+        diff = differing_fields(expected, gameplay_view(run.telemetry))
+        if diff:
+            report = self.divergence_report(exe, program, player, seed, work / "report")
+            pytest.fail(f"{name}: {self.label} and Python disagree on {diff}; {report}")
 
     def first_state_difference(self, py_state: dict[str, Any], other: dict[str, Any]) -> str | None:
         """Name the first field (in state-hash order) where two state dumps differ."""
