@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gcv.evaluation.models import labelled
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.validation.diff import REQUESTED, percent_change
 from gcv.validation.diff import change_with_origins as origins
@@ -38,7 +39,7 @@ def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
         "runs_used": state.usage.engine_runs, "candidate_runs_used": state.usage.candidate_runs,
         "model_calls_used": state.usage.model_calls, "tokens_used": state.usage.tokens, "round": state.round,
         "best_round": state.best_round, "final_candidate": final, "final_candidate_hash": state.final_candidate_hash,
-        "evaluation": evaluation, "trace": list(state.trace),
+        "evaluation": labelled(evaluation), "trace": list(state.trace),
         "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
         "human_decision": state.human_decision.model_dump(mode="json") if state.human_decision else None,
         "engine": state.settings.engine, "engines_used": state.engines_used(), "provider": state.settings.provider,

@@ -15,7 +15,9 @@ from typing import Any, Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
+
+from gcv.cli.tables import Col, print_table
 
 from gcv.cli.output import console, emit_json, fail_usage
 
@@ -122,11 +124,10 @@ def verify(
     if report.unreadable:
         fail_usage(report.checks[0].message, file=str(bundle_path), role="bundle")
     con = console()
-    table = Table("", "check", "result", title=f"{bundle_path.name}: {report.workflow_id or '?'} "
-                                               f"({report.status or '?'})")
-    for check in report.checks:
-        table.add_row(STATUS_MARK.get(check.status, check.status), check.name, escape(check.message))
-    con.print(table)
+    print_table(con, [Col("", "id"), Col("check", "id"), Col("result")],
+                [[Text.from_markup(STATUS_MARK.get(check.status, check.status)), check.name, check.message]
+                 for check in report.checks],
+                title=f"{bundle_path.name}: {report.workflow_id or '?'} ({report.status or '?'})")
     sig = report.signature or {}
     keyid = f" (keyid {str(sig.get('keyid'))[:16]}...)" if sig.get("keyid") else ""
     trust_line = {

@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from gcv.cli.tables import Col, print_table
 
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
@@ -39,13 +39,10 @@ def print_report(report: ValidationReport, candidate: str) -> None:
         why = f" ({escape(layer.reason)})" if layer.reason else ""
         out.print(f"{layer.layer:<10} {mark}{why}")
         if layer.errors:
-            table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
-            for col in ("rule", "path", "actual", "allowed", "message"):
-                table.add_column(col, overflow="fold")
-            for issue in layer.errors:
-                table.add_row(escape(issue.rule_id), escape(issue.path), escape(_show(issue.actual)),
-                              escape(_show(issue.allowed)), escape(issue.message))
-            out.print(table)
+            print_table(out, [Col("rule", "id"), Col("path", "path"), Col("actual", "num"), Col("allowed"),
+                              Col("message")],
+                        [[issue.rule_id, issue.path, _show(issue.actual), _show(issue.allowed), issue.message]
+                         for issue in layer.errors])
         for note in layer.notes:
             out.print(f"           note: {escape(note)}")
     errors = report.errors
@@ -102,13 +99,8 @@ def print_diff(changes: list[FieldChange], before: str, after: str) -> None:
     if not changes:
         out.print(f"no differences between {escape(before)} and {escape(after)}")
         return
-    table = Table(show_header=True, header_style="bold")
-    for col in ("path", "change", "before", "after"):
-        table.add_column(col, overflow="fold")
-    for change in changes:
-        table.add_row(escape(change.path), change.kind, escape(_show(change.before)),
-                      escape(_show(change.after)))
-    out.print(table)
+    print_table(out, [Col("path", "path"), Col("change", "id"), Col("before", "num"), Col("after", "num")],
+                [[change.path, change.kind, _show(change.before), _show(change.after)] for change in changes])
     out.print(f"{len(changes)} field{'s' if len(changes) != 1 else ''} differ")
 
 

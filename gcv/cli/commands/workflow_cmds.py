@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any, NoReturn, Optional
 
 import typer
-from rich.table import Table
+from rich.text import Text
 
 from gcv.cli.output import console, emit_json, fail_usage
+from gcv.cli.tables import Col, print_table
 
 EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM: the workflow is resumable
 
@@ -70,19 +71,14 @@ def _print_summary(engine, state) -> None:
     baseline_tel = d.get(state.baseline_run.telemetry_hash) if state.baseline_run and state.baseline_run.telemetry_hash else None
     rounds = [r for r in state.rounds if r.run is not None and r.run.telemetry_hash]
     if baseline_tel and rounds:
-        table = Table("figure", "baseline", *[f"candidate {r.round}" for r in rounds], title="Telemetry")
         tels = [d.get(r.run.telemetry_hash) for r in rounds]
-        for key in ("status", "peak_alive_bullets", "player_hits", "survival_ticks", "low_fps",
-                    "phases_reached", "total_bullets_spawned", "grazes"):
-            table.add_row(key, str(baseline_tel[key]), *[str(t[key]) for t in tels])
-        con.print(table)
+        print_table(con, [Col("figure", "id"), Col("baseline", "num"), *[Col(f"candidate {r.round}", "num") for r in rounds]],
+                    [[key, baseline_tel[key], *[t[key] for t in tels]]
+                     for key in ("status", "peak_alive_bullets", "player_hits", "survival_ticks", "low_fps",
+                                 "phases_reached", "total_bullets_spawned", "grazes")],
+                    title="Telemetry")
     if s["evaluation"]:
-        checks = Table("check", "field", "expected", "actual", "result", title=f"Checks (round {s['best_round'] or s['round']})")
-        for check in s["evaluation"].get("checks", []) + s["evaluation"].get("intent_checks", []):
-            result = "[green]PASS[/]" if check["passed"] else "[red]FAIL[/]"
-            checks.add_row(check["name"], str(check.get("field", "")), f"{check.get('op', '')} {check.get('expected')}",
-                           str(check.get("actual")), result)
-        con.print(checks)
+        print_checks(con, s["evaluation"], title=f"Checks (round {s['best_round'] or s['round']})")
     if s["trace"]:
         con.print("[bold]trace[/]")
         for line in s["trace"]:
@@ -90,6 +86,23 @@ def _print_summary(engine, state) -> None:
     con.print(f"engine: {_ran(s['engine'], s['engines_used'])}", markup=False)
     con.print(f"runs {s['runs_used']} (candidates {s['candidate_runs_used']}), model calls {s['model_calls_used']}, "
               f"tokens {s['tokens_used']}  |  workspace {s['workspace']}", markup=False)
+
+
+def print_checks(con, evaluation: dict[str, Any], *, title: str) -> None:
+    """The checks of an evaluation, one row each; a per-phase check is named with its phase."""
+    from gcv.evaluation.models import check_label  # lazy, as above
+
+    rows = []
+    for check in evaluation.get("checks", []) + evaluation.get("intent_checks", []):
+        result = Text("PASS", style="green") if check["passed"] else Text("FAIL", style="red")
+        rows.append([check_label(check), check.get("field", ""), f"{check.get('op', '')} {check.get('expected')}",
+                     check.get("actual"), result])
+    print_table(con, [Col("check", "id"), Col("field", "path", optional=True), Col("expected"), Col("actual", "num"),
+                      Col("result", "id")], rows, title=title)
+
+
+def _clip(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most - 1].rstrip() + "…"
 
 
 def _when(ts: float | None) -> str:
@@ -365,11 +378,10 @@ def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
     if json_mode:
         emit_json({"workflows": rows})
         return
-    table = Table("workflow", "status", "engine", "provider", "request")
-    for row in rows:
-        table.add_row(row["id"], row["status"], _ran(row["engine"], row.get("engines_used") or []), row["provider"],
-                      row["request"][:60])
-    console().print(table)
+    print_table(console(), [Col("workflow", "id"), Col("status", "id"), Col("engine", optional=True),
+                            Col("provider", optional=True), Col("request")],
+                [[row["id"], row["status"], _ran(row["engine"], row.get("engines_used") or []), row["provider"],
+                  _clip(row["request"], 60)] for row in rows])
 
 @app.command("answer")
 def answer(
@@ -433,11 +445,10 @@ def baselines_list(json_mode: bool = typer.Option(False, "--json")) -> None:
     if json_mode:
         emit_json({"baselines": rows})
         return
-    table = Table("version", "active", "config hash", "source", "workflow", "actor")
-    for row in rows:
-        table.add_row(f"v{row['version']}", "*" if row["active"] else "", row["config_hash"][:12],
-                      row["source"], row["workflow_id"] or "", row["actor"] or "")
-    console().print(table)
+    print_table(console(), [Col("version", "id"), Col("active", "id"), Col("config hash", "id", optional=True),
+                            Col("source"), Col("workflow", "id"), Col("actor", "id", optional=True)],
+                [[f"v{row['version']}", "*" if row["active"] else "", row["config_hash"][:12], row["source"],
+                  row["workflow_id"] or "", row["actor"] or ""] for row in rows])
 
 @baselines_app.command("show")
 def baselines_show(version: str = typer.Argument(..., metavar="VERSION", help="v2 or 2"),
