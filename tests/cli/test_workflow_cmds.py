@@ -86,6 +86,31 @@ def test_unknown_workflow_and_engine(cli) -> None:
     assert code == 2 and "unknown engine" in err["error"]
 
 
+@pytest.mark.parametrize("engine", ["unity", "ue5"])
+def test_an_engine_that_cannot_run_here_is_refused_before_anything_is_spent(
+        cli, engine: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 19.5: no proposal, no authorization, no failed workflow left behind; the message is
+    the one `gcv batch` gives for the same engine."""
+    import os
+
+    from engine_runners.registry import unavailable_reason
+    from gcv.batch.job import BatchUsageError, check_engines
+
+    for var in [v for v in os.environ if v.startswith(("GCV_UNITY_", "GCV_UE_"))]:
+        monkeypatch.delenv(var)
+    code, err = cli("run", REQUEST, "--engine", engine, "--yes")
+    assert code == 2 and err["exit_code"] == 2
+    with pytest.raises(BatchUsageError) as batch_refusal:
+        check_engines([engine])
+    assert err["error"] == str(batch_refusal.value) == unavailable_reason(engine)
+    assert f"engine {engine} is not_installed" in err["error"]
+    code, listed = cli("list")
+    assert listed["workflows"] == []
+    assert not (tmp_path / "ws" / "workflows").exists() or not any((tmp_path / "ws" / "workflows").iterdir())
+    human = CliRunner().invoke(app, ["run", REQUEST, "--engine", engine])
+    assert human.exit_code == 2 and "see `gcv engines`" in human.output
+
+
 @pytest.mark.slow
 def test_an_answer_continues_the_same_request_and_the_bundle_replays(cli, tmp_path: Path) -> None:
     code, asked = cli("run", "slow down the bullets by 20%")

@@ -201,7 +201,7 @@ def run(
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Propose, validate, authorize, run the bounded loop and summarize the evidence."""
-    from engine_runners.registry import UnknownEngineError, get_runner
+    from engine_runners.registry import UnknownEngineError, unavailable_reason
     from engine_runners.termination import install_termination_handling  # engine processes end with gcv
 
     install_termination_handling()
@@ -212,10 +212,12 @@ def run(
 
     if not request.strip():
         fail_usage("the request is empty; describe the change in plain language", json_mode=json_mode)
-    try:
-        get_runner(engine_name)
+    try:  # before anything is proposed, authorized or recorded (as `gcv batch` does)
+        reason = unavailable_reason(engine_name)
     except UnknownEngineError as exc:
         fail_usage(str(exc), json_mode=json_mode)
+    if reason is not None:
+        fail_usage(reason, json_mode=json_mode, hint="see `gcv engines`; configure it or choose another --engine")
     _check_provider(provider, json_mode)
     engine = _engine(json_mode)
     try:
