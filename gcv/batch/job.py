@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from engine_runners.registry import get_runner, unavailable_reason
+from engine_runners.registry import unavailable_reason
 from gcv.analysis import analyze
 from gcv.batch import results as res
 from gcv.batch.executors import ExecutorError, iter_rows, make_executor
