@@ -17,6 +17,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
+from gcv.cli.browser import open_in_browser
 from gcv.cli.tables import Col, print_table
 
 from gcv.cli.output import console, emit_json, fail_usage
@@ -156,6 +157,7 @@ def report(
     wf_id: str = typer.Argument(..., metavar="WF"),
     out: Optional[Path] = typer.Option(None, "-o", "--out", metavar="report.html",
                                        help="where to write (default: workflows/WF/evidence/report.html)"),
+    open_it: bool = typer.Option(False, "--open", help="open the report in a browser (honours BROWSER)"),
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Write the self-contained HTML report of a workflow."""
@@ -171,8 +173,11 @@ def report(
         fail_usage(str(exc), json_mode=json_mode)
     except OSError as exc:
         fail_usage(f"cannot write {target}: {exc.strerror or exc}", json_mode=json_mode)
+    opened = open_in_browser(path) if open_it else None
     if json_mode:
-        emit_json({"workflow_id": wf_id, "report": str(path), "bytes": path.stat().st_size, "exit_code": 0})
+        emit_json({"workflow_id": wf_id, "report": str(path), "bytes": path.stat().st_size,
+                   **({"opened": opened} if open_it else {}), "exit_code": 0})
         return
-    console().print(f"wrote {path} ({path.stat().st_size // 1024} KiB); open it in any browser", markup=False,
-                    soft_wrap=True)
+    console().print(f"wrote {path} ({path.stat().st_size // 1024} KiB); "
+                    + {None: "open it in any browser", True: "opened in a browser",
+                       False: "no browser could be started here; open it in any browser"}[opened], markup=False)

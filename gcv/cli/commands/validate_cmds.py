@@ -140,24 +140,32 @@ schema_app = typer.Typer(help="JSON Schemas of the contract (committed in schema
 def schema_export_command(
     directory: Annotated[Optional[Path], typer.Option(
         "--dir", help="output directory; default: schemas/ of the repository")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object (what was written)")] = False,
 ) -> None:
     """Write every registered JSON Schema (sorted keys, indent 2) and the engine cores' program bounds."""
     from gcv.contract.loading import find_repo_root  # lazy: start-up time
-    from gcv.schema_export import export_all
+    from gcv.schema_export import SCHEMAS, export_all
 
     root = None
     if directory is None:
         root = find_repo_root()
         directory = (root / "schemas") if root is not None else Path("schemas")
+    before = {name: (directory / name).read_bytes() if (directory / name).is_file() else None for name in SCHEMAS}
     try:
         # the engine cores' bounds files live in the repository: written with its schemas/ only
         written = export_all(directory, repo_root=root)
     except OSError as exc:
         fail_usage(f"cannot write schemas: {exc.strerror or exc}", file=str(directory),
-                   role="--dir")
+                   role="--dir", json_mode=json_out)
+    files = [{"schema": path.name, "path": str(path), "bytes": path.stat().st_size,
+              "changed": before.get(path.name) != path.read_bytes()} for path in written]
+    if json_out:
+        emit_json({"directory": str(directory), "written": files,
+                   "changed": sum(f["changed"] for f in files), "exit_code": EXIT_OK})
+        return
     out = console()
-    for path in written:
-        out.print(f"wrote {escape(str(path))}")
+    for f in files:
+        out.print(f"wrote {f['path']}" + (" (changed)" if f["changed"] else ""), markup=False)
 
 
 app = typer.Typer()

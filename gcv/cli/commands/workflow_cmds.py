@@ -136,15 +136,22 @@ def _evidence(engine, state, json_mode: bool) -> dict[str, str]:
     return {name: str(path) for name, path in paths.items()}
 
 
-def _finish(engine, state, json_mode: bool, *, evidence: bool = True) -> None:
+def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_report: bool = False) -> None:
     paths = _evidence(engine, state, json_mode) if evidence else {}
+    opened: dict[str, Any] = {}
+    if open_report:
+        from gcv.cli.browser import open_in_browser  # lazy: only for --open
+
+        opened["opened"] = open_in_browser(Path(paths["report"])) if paths.get("report") else False
     if json_mode:
-        emit_json({**summary_object(engine, state), "evidence": paths, "exit_code": state.status.exit_code})
+        emit_json({**summary_object(engine, state), "evidence": paths, **opened, "exit_code": state.status.exit_code})
     else:
         _print_summary(engine, state)
         con = console()
         if paths.get("report"):
-            con.print(f"report: {paths['report']}", markup=False, soft_wrap=True)
+            con.print(f"report: {paths['report']}"
+                      + {None: "", True: " (opened in a browser)",
+                         False: " (no browser could be started here)"}[opened.get("opened")], markup=False)
         if paths.get("bundle"):
             con.print(f"bundle: {paths['bundle']}", markup=False, soft_wrap=True)
             con.print(f"verify: gcv verify {paths['bundle']} --replay", markup=False, soft_wrap=True)
@@ -198,6 +205,7 @@ def run(
     population: Optional[str] = typer.Option(None, "--population",
                                              help="also judge a seeded bot population: 'default' or SKILL[+SKILL]:SEEDS"),
     yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
+    open_report: bool = typer.Option(False, "--open", help="open the report in a browser at the end (honours BROWSER)"),
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Propose, validate, authorize, run the bounded loop and summarize the evidence."""
@@ -263,7 +271,7 @@ def run(
                                                f"&& gcv resume {wf_id}", markup=False)
                 _finish(engine, state, json_mode)
             state = _advance(engine, wf_id, json_mode)
-        _finish(engine, state, json_mode)
+        _finish(engine, state, json_mode, open_report=open_report)
 
 
 @app.command("authorize")
