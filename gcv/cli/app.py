@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from gcv.cli.commands import (agents_cmds, batch_cmds, eval_cmds, evidence_cmds, fair_cmds, propose_cmds, serve_cmds,
+from gcv.cli.commands import (agents_cmds, batch_cmds, compare_cmds, eval_cmds, evidence_cmds, fair_cmds, propose_cmds, serve_cmds,
                               sim_cmds, validate_cmds, workflow_cmds)
 
 app = typer.Typer(
@@ -41,7 +41,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
 
 # Each command module is a Typer app of its own; its commands join the top level.
 for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds, evidence_cmds, agents_cmds,
-               eval_cmds, fair_cmds, serve_cmds):
+               eval_cmds, fair_cmds, compare_cmds, serve_cmds):
     app.add_typer(module.app)
 
 

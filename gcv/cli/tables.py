@@ -64,7 +64,7 @@ def cell(value: Any, style: str | None = None) -> Text:
 def _column_width(col: Col, cells: Iterable[Text]) -> int | None:
     if col.kind not in WHOLE:
         return None
-    return max([cell.cell_len for cell in cells] + [1])
+    return max([cell.cell_len for cell in cells] + [len(col.header), 1])
 
 
 def _build(spec: TableSpec, keep: list[int], table_kwargs: dict[str, Any]) -> Table:
@@ -84,8 +84,8 @@ def _build(spec: TableSpec, keep: list[int], table_kwargs: dict[str, Any]) -> Ta
 
 def _least_width(col: Col, header: str, cells: list[Text]) -> int:
     """The narrowest a column may be: whole cells for ids, paths and numbers, else whole words."""
-    if col.kind in WHOLE:
-        return max([c.cell_len for c in cells] + [1])
+    if col.kind in WHOLE:  # the header does not wrap either (rich's no_wrap covers it)
+        return max([c.cell_len for c in cells] + [len(header), 1])
     words = [len(w) for c in cells for w in c.plain.split()]
     return max(words + [len(w) for w in header.split()] + [1])
 

@@ -40,7 +40,9 @@ def _whole_on_a_line(output: str, text: str) -> bool:
 def _problems(spec: TableSpec, output: str) -> list[str]:
     """Cells of a printed table that do not appear whole: an id, path or number cut, folded or
     wrapped, or a word of a text cell folded in the middle."""
-    out = []
+    out = [f"{spec.title or '(untitled)'}: header {col.header!r} cut" for col in spec.columns
+           if spec.form != "blocks" and spec.show_header and col.kind in WHOLE and not (spec.form == "narrow" and col.optional)
+           and col.header and not _whole_on_a_line(output, col.header)]
     for row in spec.rows:
         for col, value in zip(spec.columns, row):
             if spec.form == "narrow" and col.optional:
@@ -137,6 +139,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
                                      'players = ["scripted", "bot:average"]\n'
                                      f'output = "{root / "batch_out"}"\n'
                                      '[[gate]]\nfail_if = "survival_rate < 0.9"\n')
+    for name, survival in (("a", 0.953125), ("b", 0.8125)):
+        summary = {"summary": [{"config_label": "shrine_trial_with_a_long_label", "config_hash": name * 64,
+                                "player": "bot:average", "engine": "python-sim",
+                                "metrics": {"runs": 64, "survival_rate": survival, "hits_mean": 1.234567}}]}
+        (root / f"batch_{name}").mkdir()
+        (root / f"batch_{name}" / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
     return {"root": root, "wf": out["workflow_id"], "wf2": second["workflow_id"],
             "bundle": out["evidence"]["bundle"], "base": str(base), "dense": str(dense), "bad": str(bad_path),
             "spec": str(spec)}
@@ -159,6 +167,7 @@ COMMANDS: list[tuple[str, list[str], int]] = [
     ("eval-requests", ["eval-requests", str(REPO / "artifacts" / "requests" / "heldout.jsonl"), "--misses", "0"],
      None),
     ("compare workflows", ["compare", "{wf}", "{wf2}"], 0),
+    ("compare batches", ["compare", "{root}/batch_a", "{root}/batch_b/summary.json"], 0),
 ]
 
 
