@@ -398,9 +398,13 @@ class WorkflowLoop:
         assert spec is not None
         self.on_progress(f"{key} ({spec['seeds']} seeds x {len(spec['skills'])} skill(s))")
 
+        def fights(done: int, total: int) -> None:  # counts, about ten lines per population
+            if done * 10 // total != (done - 1) * 10 // total:  # each tenth, and the last
+                self.on_progress(f"{key}: {done}/{total} fights")
+
         def work() -> dict[str, Any]:
             summary = self.activities.population(config, skills=spec["skills"], seeds=spec["seeds"],
-                                                 engine=state.settings.engine)
+                                                 engine=state.settings.engine, on_fight=fights)
             targets = [dict(t, basis=spec.get("basis", "point")) for t in spec["targets"]]
             return {"summary_hash": d.put(summary.model_dump(mode="json")),
                     "checks": evaluate_population(summary, targets)}

@@ -87,3 +87,43 @@ def test_run_and_report_open_the_report_in_the_browser(fake_browser) -> None:
     assert record.read_text(encoding="utf-8").splitlines() == [report.resolve().as_uri()] * 2
     quiet = _gcv("report", data["workflow_id"], "--json", env=env)  # without --open nothing is opened
     assert "opened" not in json.loads(quiet.stdout) and len(record.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_population_default_is_one_definition_in_the_cli_the_api_and_the_docs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19.7: `--population default` means in the CLI what docs/batch.md says."""
+    import inspect
+    import re
+
+    from gcv.batch.population import evaluate_population, run_population
+    from gcv.evaluation.population import DEFAULT_POPULATION, default_population_markdown
+
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    result = CliRunner().invoke(app, ["run", REQUEST, "--population", "default", "--json"])  # stops before runs
+    out = json.loads(result.stdout)
+    assert out["status"] == "awaiting_authorization"
+    state = json.loads((Path(out["workspace"]) / "state.json").read_text(encoding="utf-8"))
+    assert state["settings"]["population"] == DEFAULT_POPULATION
+    run_defaults = inspect.signature(run_population).parameters
+    assert list(run_defaults["skills"].default) == DEFAULT_POPULATION["skills"]
+    assert run_defaults["seeds"].default == DEFAULT_POPULATION["seeds"]
+    assert [dict(t) for t in inspect.signature(evaluate_population).parameters["targets"].default] == \
+        DEFAULT_POPULATION["targets"]
+    doc = (REPO / "docs" / "batch.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- default-population[^>]*-->\n(.*?)\n<!-- /default-population -->", doc, re.S)
+    assert block is not None and block.group(1) == default_population_markdown()
+    assert f"{DEFAULT_POPULATION['seeds']} seeds" in block.group(1)
+
+
+@pytest.mark.slow
+def test_population_rounds_report_counts_when_piped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19.6: n/N fights, one line per step, also when stderr is not a terminal."""
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    result = CliRunner().invoke(app, ["run", "make phase 3 bullets faster by 10%", "--yes", "--population",
+                                      "average:8"])
+    lines = [line.strip() for line in result.stderr.splitlines()]
+    base = [line for line in lines if line.startswith("... population:baseline:")]
+    assert base[-1] == "... population:baseline: 8/8 fights"
+    counts = [int(line.split(": ")[-1].split("/")[0]) for line in base]
+    assert counts == sorted(counts) and len(counts) >= 5 and len(counts) <= 10
+    assert any(line.startswith("... population:candidate:1: ") and line.endswith("8/8 fights") for line in lines)
