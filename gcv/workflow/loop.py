@@ -72,7 +72,7 @@ from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, F
                                 PopulationRecord,
                                 RepairRecord, RequirementOutcome, Round, RunRecord, Scope, Settings, Usage,
                                 WorkflowState)
-from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition
+from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition, decisions_allowed
 
 PYTHON_SIM = "python-sim"  # the reference simulator, as an engine
 FAIRNESS_BUDGET_SECONDS = 30.0  # per config; the analysis says "undetermined" when it runs out
@@ -690,8 +690,11 @@ class WorkflowLoop:
             if state.human_decision:
                 raise WorkflowError(f"workflow {wf_id} was already decided ({state.human_decision.decision}); "
                                     "a final decision cannot be overwritten")
-            if target == Status.ACCEPTED and state.status != Status.EVIDENCE_READY:
-                raise WorkflowError(f"accept is only allowed from evidence_ready; {wf_id} is {state.status}")
+            allowed = decisions_allowed(state.status)  # the one rule the report and the console offer
+            if decision not in allowed:
+                where = ", ".join(str(st) for st in Status if decision in decisions_allowed(st))
+                raise WorkflowError(f"{decision} is not allowed: {wf_id} is {state.status}, which allows "
+                                    f"{' or '.join(allowed) or 'no decision'}; {decision} is allowed from {where}")
             if promote and target != Status.ACCEPTED:
                 raise WorkflowError("--promote only goes with accept")
             check_transition(state.status, target)

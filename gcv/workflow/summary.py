@@ -13,6 +13,7 @@ from gcv.store.workflow_dir import WorkflowDir
 from gcv.validation.diff import REQUESTED, percent_change
 from gcv.validation.diff import change_with_origins as origins
 from gcv.workflow.state import Round, WorkflowState
+from gcv.workflow.states import decisions_allowed
 
 def change_with_origins(d: WorkflowDir, state: WorkflowState, rnd: Round | None = None) -> list[dict[str, Any]]:
     """The final candidate's change against the workflow's baseline, with each edit's origin
@@ -43,7 +44,7 @@ def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
         "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
         "human_decision": state.human_decision.model_dump(mode="json") if state.human_decision else None,
         "engine": state.settings.engine, "engines_used": state.engines_used(), "provider": state.settings.provider,
-        "workspace": str(d.root),
+        "workspace": str(d.root), "decisions": decisions_allowed(state.status),
         "baseline_source": state.baseline_source,
         "change": change_with_origins(d, state),
     }

@@ -83,6 +83,9 @@ def _print_summary(engine, state) -> None:
         con.print("[bold]trace[/]")
         for line in s["trace"]:
             con.print(f"  {line}", markup=False, soft_wrap=True)
+    if s["decisions"] and not s["human_decision"]:
+        con.print(f"decide: gcv decide {s['workflow_id']} {'|'.join(s['decisions'])} --actor NAME --note TEXT",
+                  markup=False)
     con.print(f"engine: {_ran(s['engine'], s['engines_used'])}", markup=False)
     con.print(f"runs {s['runs_used']} (candidates {s['candidate_runs_used']}), model calls {s['model_calls_used']}, "
               f"tokens {s['tokens_used']}  |  workspace {s['workspace']}", markup=False)
