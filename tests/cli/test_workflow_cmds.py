@@ -68,6 +68,11 @@ def test_decisions_promote_and_roll_back_baselines(cli) -> None:
     last = shown["activations"][-1]
     assert (last["action"], last["from_version"], last["actor"], last["note"]) == \
         ("rolled_back", 2, "carol", "v2 breaks the tutorial")
+    code, versions = cli("baselines", "list")  # the list shows the history of activations too
+    assert [(a["action"], a["version"], a["from_version"], a["actor"], a["note"]) for a in versions["activations"]][1:] \
+        == [("promoted", 2, 1, "ana", "ship it"), ("rolled_back", 1, 2, "carol", "v2 breaks the tutorial")]
+    human = CliRunner().invoke(app, ["baselines", "list"])
+    assert "activations" in human.stdout and "rolled_back" in human.stdout and "carol" in human.stdout
     code, listed = cli("list")
     assert [w["status"] for w in listed["workflows"]] == ["accepted"]
 

@@ -450,18 +450,25 @@ def decide(
 
 @baselines_app.command("list")
 def baselines_list(json_mode: bool = typer.Option(False, "--json")) -> None:
-    """List baseline versions (the active one is marked)."""
-    from gcv.workflow.baselines import ensure_registry
+    """List baseline versions (the active one is marked) and every activation, oldest first."""
+    from gcv.workflow.baselines import ensure_registry, history
 
     engine = _engine(json_mode, quiet=True)
     rows = ensure_registry(engine.ws, engine.clock())
+    activations = history(engine.ws, engine.clock())
     if json_mode:
-        emit_json({"baselines": rows})
+        emit_json({"baselines": rows, "activations": activations})
         return
     print_table(console(), [Col("version", "id"), Col("active", "id"), Col("config hash", "id", optional=True),
                             Col("source"), Col("workflow", "id"), Col("actor", "id", optional=True)],
                 [[f"v{row['version']}", "*" if row["active"] else "", row["config_hash"][:12], row["source"],
                   row["workflow_id"] or "", row["actor"] or ""] for row in rows])
+    if activations:
+        print_table(console(), [Col("when (UTC)", "id"), Col("version", "id"), Col("action", "id"),
+                                Col("from", "id"), Col("by", "id"), Col("note")],
+                    [[_when(a["at"]).removesuffix(" UTC"), f"v{a['version']}", a["action"],
+                      f"v{a['from_version']}" if a["from_version"] else "", a["actor"] or "", a["note"] or ""]
+                     for a in activations], title="activations")
 
 @baselines_app.command("show")
 def baselines_show(version: str = typer.Argument(..., metavar="VERSION", help="v2 or 2"),
