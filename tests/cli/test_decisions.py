@@ -72,3 +72,23 @@ def test_report_status_and_decide_agree_for_every_status(finished: tuple[Path, s
         else:
             assert result.exit_code == 2 and f"{decision} is not allowed" in out["error"] or "cannot go" in out["error"]
     assert offered == summary["decisions"] == taken == decisions_allowed(status)
+
+
+@pytest.mark.slow
+def test_per_phase_checks_carry_their_phase_in_the_cli_the_report_the_console_and_json(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19.7: three rows named intent.spawn_rate become intent.spawn_rate[phase_1..3] everywhere."""
+    from gcv.console.views import checks as console_checks
+    from gcv.workflow.loop import WorkflowLoop
+
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    out = json.loads(CliRunner().invoke(app, ["run", "make all three phases denser", "--yes", "--json"]).stdout)
+    labels = [c["label"] for c in out["evaluation"]["intent_checks"] if c["name"] == "intent.spawn_rate"]
+    assert labels == [f"intent.spawn_rate[phase_{n}]" for n in (1, 2, 3)]
+    human = CliRunner().invoke(app, ["status", out["workflow_id"]], env={"COLUMNS": "200"}).stdout
+    html = Path(out["evidence"]["report"]).read_text(encoding="utf-8")
+    d, state = WorkflowLoop(Workspace(tmp_path / "ws")).load(out["workflow_id"])
+    console_labels = [c["label"] for c in console_checks(d, state)]
+    for label in labels:
+        assert label in human and f"<code>{label}</code>" in html and label in console_labels
+    assert "intent.spawn_rate " not in human  # no bare name left in the checks table
