@@ -75,7 +75,7 @@ def _build(spec: TableSpec, keep: list[int], table_kwargs: dict[str, Any]) -> Ta
         whole = col.kind in WHOLE
         width = _column_width(col, (row[i] for row in spec.rows))
         table.add_column(Text(col.header), justify=col.justify or ("right" if col.kind == "num" else "left"),
-                         style=col.style, no_wrap=whole, overflow="ignore" if whole else "fold",
+                         style=col.style, no_wrap=whole, overflow="fold",
                          min_width=width)
     for row in spec.rows:
         table.add_row(*(row[i] for i in keep))
