@@ -106,11 +106,13 @@ def _print_blocks(con: Console, spec: TableSpec) -> None:
         if pairs:  # a key/value table stays key/value
             con.print(Text.assemble(row[0], ": ", row[1]), soft_wrap=True)
             continue
-        for i, (col, value) in enumerate(zip(spec.columns, row)):
-            if i and not value.plain:
+        first = True  # a record starts at its first filled cell (a blank first cell continues a group)
+        for col, value in zip(spec.columns, row):
+            if not value.plain:
                 continue
-            head = "- " if i == 0 else "  "
-            con.print(Text.assemble(head, (col.header or "value", "bold"), ": ", value), soft_wrap=True)
+            con.print(Text.assemble("- " if first else "  ", (col.header or "value", "bold"), ": ", value),
+                      soft_wrap=True)
+            first = False
 
 
 def print_table(con: Console, columns: Sequence[Col | str], rows: Iterable[Sequence[Any]], *,
