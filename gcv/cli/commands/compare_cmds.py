@@ -80,11 +80,14 @@ def _telemetry_value(tel: dict[str, Any] | None, field: str) -> Any:
     phase = next((p for p in tel.get("phase_results", []) if p.get("phase_id") == phase_id), None)
     if phase is None or not phase.get("reached", True):
         return None
+    from gcv.sim.fixed import TICK_HZ  # lazy: start-up time
+
     key, _, per = rest.partition("/")
     value, divisor = phase.get(key), phase.get(per) if per else 1
     if not isinstance(value, (int, float)) or not isinstance(divisor, (int, float)) or not divisor:
         return None
-    return round(value / divisor * (60 if key == "bullets_spawned" and per == "ticks" else 1), 3)
+    # as gcv.evaluation.evaluate states them: spawned per second, alive per tick
+    return round(value / divisor * (TICK_HZ if key == "bullets_spawned" and per == "ticks" else 1), 3)
 
 
 def compare_workflows(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
