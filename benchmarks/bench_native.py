@@ -81,11 +81,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{python_cpu / native_cpu:.1f}x less; telemetry identical: dicts {same_dicts}, bytes {same_bytes}")
 
     t0 = time.process_time()
-    fast_pop = run_population(config, seeds=args.seeds)
+    fast_pop = run_population(config, skills=("novice", "average", "expert"), seeds=args.seeds)
     native_pop = time.process_time() - t0
     os.environ[native.MODE_ENV] = "off"
     t0 = time.process_time()
-    slow_pop = run_population(config, seeds=args.seeds)
+    slow_pop = run_population(config, skills=("novice", "average", "expert"), seeds=args.seeds)
     python_pop = time.process_time() - t0
     os.environ.pop(native.MODE_ENV)
     same_summary = fast_pop == slow_pop

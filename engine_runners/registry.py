@@ -29,3 +29,12 @@ def get_runner(name: str) -> EngineRunner:
 
 def all_runners() -> list[EngineRunner]:
     return [factory() for factory in _factories().values()]
+
+
+def unavailable_reason(name: str) -> str | None:
+    """Why engine ``name`` cannot run on this machine (``None`` when it can). One message for
+    every command that checks before spending anything (``gcv run``, ``gcv batch``)."""
+    status = get_runner(name).check()
+    if status.status == "available":
+        return None
+    return f"engine {name} is {status.status}: {status.reason}"

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from engine_runners.registry import get_runner
+from engine_runners.registry import unavailable_reason
 from gcv.analysis import analyze
 from gcv.batch import results as res
 from gcv.batch.executors import ExecutorError, iter_rows, make_executor
@@ -98,10 +98,9 @@ def _manifest(resolved: ResolvedBatch, matrix: Matrix) -> dict[str, Any]:
 def check_engines(engines: list[str]) -> None:
     """Fail before running when a local engine cannot run here (names what to fix)."""
     for name in engines:
-        status = get_runner(name).check()
-        if status.status != "available":
-            raise BatchUsageError(f"engine {name} is {status.status}: {status.reason}",
-                                  hint="see `gcv engines`; configure it or remove it from `engines`")
+        reason = unavailable_reason(name)
+        if reason is not None:
+            raise BatchUsageError(reason, hint="see `gcv engines`; configure it or remove it from `engines`")
 
 
 def run_job(resolved: ResolvedBatch, *, executor: str = "local", workers: int = 1,

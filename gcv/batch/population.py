@@ -7,9 +7,11 @@ has it, else the simulator's), but writes no table:
 it returns a :class:`PopulationSummary`. ``evaluate_population`` turns targets such as
 "the average bot survives in >= 90% of seeds" or "p90 hits <= 3" into check dicts.
 
-Defaults (all keyword arguments):
+Defaults (all keyword arguments) are the one default population,
+``gcv.evaluation.population.DEFAULT_POPULATION`` (what ``gcv run --population default`` runs and
+docs/batch.md section 8 lists):
 
-* ``skills``: ``("novice", "average", "expert")``; ``seeds``: 64 (seeds 0..63; ``seed_start``
+* ``skills``: ``("average",)``; ``seeds``: 32 (seeds 0..31; ``seed_start``
   moves the window); ``engine``: ``python-sim``; ``workers``: 1 (inline, deterministic
   order; results do not depend on it); ``retries``: 1; ``timeout``: 600 s per run (engines
   other than python-sim); ``output_dir``: a temporary folder, removed afterwards (only
@@ -28,7 +30,7 @@ import operator
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Iterable, Literal
+from typing import Any, Callable, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -38,17 +40,15 @@ from gcv.batch.matrix import expand
 from gcv.batch.results import final_rows
 from gcv.batch.stats import group_metrics
 from gcv.contract.models import BulletHellConfig
+from gcv.evaluation.population import DEFAULT_POPULATION
 from gcv.sim.players import BOT_SKILL_NAMES
 from gcv.sim.program import compile_program
 
 POPULATION_ID = "gcv.population/1"
-DEFAULT_SKILLS: tuple[str, ...] = ("novice", "average", "expert")
-DEFAULT_SEEDS = 64
-DEFAULT_TARGETS: list[dict[str, Any]] = [
-    {"name": "average bot survives in >= 90% of seeds", "skill": "average", "field": "survival_rate",
-     "op": ">=", "value": 0.9},
-    {"name": "average bot p90 hits <= 3", "skill": "average", "field": "hits_p90", "op": "<=", "value": 3},
-]
+# One definition of the default population (gcv.evaluation.population), read here and by the CLI.
+DEFAULT_SKILLS: tuple[str, ...] = tuple(DEFAULT_POPULATION["skills"])
+DEFAULT_SEEDS: int = DEFAULT_POPULATION["seeds"]
+DEFAULT_TARGETS: list[dict[str, Any]] = [dict(t) for t in DEFAULT_POPULATION["targets"]]
 _OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
         "!=": operator.ne}
 Interval = tuple[float | None, float | None]
@@ -116,8 +116,11 @@ def _program(config_or_program: Any) -> dict[str, Any]:
 
 def run_population(config_or_program: Any, *, skills: Iterable[str] = DEFAULT_SKILLS, seeds: int = DEFAULT_SEEDS,
                    engine: str = "python-sim", workers: int = 1, seed_start: int = 0, retries: int = 1,
-                   timeout: float = 600.0, output_dir: Path | None = None) -> PopulationSummary:
+                   timeout: float = 600.0, output_dir: Path | None = None,
+                   on_fight: Callable[[int, int], None] | None = None) -> PopulationSummary:
     """Run ``seeds`` seeds of every bot skill on one config; summarize per skill.
+
+    ``on_fight(done, total)`` is called as each fight (cell) reports its first result.
 
     python-sim cells run on the native C++ core where this machine has it (the same figures;
     ``engine_runners.native``), else in Python.
@@ -138,8 +141,13 @@ def run_population(config_or_program: Any, *, skills: Iterable[str] = DEFAULT_SK
     matrix = expand([config], players, [engine])
     with tempfile.TemporaryDirectory(prefix="gcv-population-") as tmp:
         out = output_dir or Path(tmp)
-        rows = list(iter_rows(LocalExecutor(workers), matrix, matrix.cells, retries=retries,
-                              timeout=timeout, output_dir=out))
+        rows, seen = [], set()
+        for row in iter_rows(LocalExecutor(workers), matrix, matrix.cells, retries=retries, timeout=timeout,
+                             output_dir=out):
+            rows.append(row)
+            if on_fight is not None and row["cell_id"] not in seen:
+                seen.add(row["cell_id"])
+                on_fight(len(seen), len(matrix.cells))
     finals = final_rows(rows)
     summaries = []
     for skill, player in zip(skills, players):

@@ -4,20 +4,44 @@ from __future__ import annotations
 
 import typer
 
-from gcv.cli.commands import (agents_cmds, batch_cmds, eval_cmds, evidence_cmds, fair_cmds, propose_cmds, serve_cmds,
+from gcv.cli.commands import (agents_cmds, batch_cmds, compare_cmds, eval_cmds, evidence_cmds, fair_cmds, propose_cmds, serve_cmds,
                               sim_cmds, validate_cmds, workflow_cmds)
 
 app = typer.Typer(
     name="gcv",
     help="Game-change verification: prove a designer's bullet-hell change before it ships.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # Typer's own --install-completion / --show-completion (bash, zsh, fish, PowerShell)
     pretty_exceptions_enable=False,
 )
 
+
+def package_version() -> str:
+    """The installed package's version (what `pip` and the bundles' tool records say)."""
+    from importlib.metadata import PackageNotFoundError, version  # lazy: only for --version
+
+    try:
+        return version("gcv")
+    except PackageNotFoundError:  # a source checkout that was never installed
+        from gcv import __version__
+
+        return __version__
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"gcv {package_version()}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                       help="print the version and exit")) -> None:
+    """Game-change verification: prove a designer's bullet-hell change before it ships."""
+
 # Each command module is a Typer app of its own; its commands join the top level.
 for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds, evidence_cmds, agents_cmds,
-               eval_cmds, fair_cmds, serve_cmds):
+               eval_cmds, fair_cmds, compare_cmds, serve_cmds):
     app.add_typer(module.app)
 
 

@@ -21,8 +21,11 @@ EXIT_USAGE = 2
 
 
 def console(*, stderr: bool = False) -> Console:
-    """A fresh console bound to the current stdout/stderr (test runners swap them)."""
-    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=False,
+    """A fresh console bound to the current stdout/stderr (test runners swap them).
+
+    Lines are never wrapped by us (``soft_wrap``): an id or a path printed on a line stays whole
+    in a log and in a copy; tables fit themselves to the width (``gcv.cli.tables``)."""
+    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=True,
                    emoji=False)
 
 

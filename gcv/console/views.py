@@ -23,6 +23,7 @@ from gcv.store.errors import CorruptLog
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.state import WorkflowState
 from gcv.workflow.states import decisions_allowed
+from gcv.evaluation.models import check_label
 from gcv.workflow.summary import change_with_origins, percent_change
 
 VERIFY_CACHE = "verify.json"
@@ -125,7 +126,7 @@ def checks(d: WorkflowDir, state: WorkflowState) -> list[dict[str, Any]]:
     if final is None or final.evaluation_hash is None:
         return []
     ev = d.get(final.evaluation_hash)
-    return list(ev.get("checks", [])) + list(ev.get("intent_checks", []))
+    return [{**c, "label": check_label(c)} for c in list(ev.get("checks", [])) + list(ev.get("intent_checks", []))]
 
 
 def metrics(d: WorkflowDir, state: WorkflowState) -> list[dict[str, Any]]:

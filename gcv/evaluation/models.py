@@ -69,6 +69,23 @@ class Check(_Frozen):
                 f"{'ok' if self.passed else 'FAIL'}")
 
 
+def check_label(check: Check | dict[str, Any]) -> str:
+    """The name a person reads (CLI, report, console, ``label`` in JSON): an intent check is
+    judged per target phase, so it carries its phase (``intent.spawn_rate[phase_2]``); a hard
+    check's ``phase_id`` is only the culprit and its name is already unique."""
+    data = check.model_dump() if isinstance(check, Check) else check
+    name, phase = data["name"], data.get("phase_id")
+    return f"{name}[{phase}]" if phase and name.startswith("intent.") else name
+
+
+def labelled(evaluation: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An evaluation dict whose checks also carry their ``label`` (for output; stored files keep theirs)."""
+    if evaluation is None:
+        return None
+    return {**evaluation, **{key: [{**c, "label": check_label(c)} for c in evaluation.get(key, [])]
+                             for key in ("checks", "intent_checks")}}
+
+
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return str(value).lower()

@@ -26,6 +26,15 @@ DEFAULT_POPULATION: dict[str, Any] = {
 }
 
 
+def default_population_markdown() -> str:
+    """The default population as docs/batch.md shows it (the docs test holds the two equal)."""
+    p = DEFAULT_POPULATION
+    lines = [f"skills {', '.join(p['skills'])}; {p['seeds']} seeds (0..{p['seeds'] - 1}); basis {p['basis']}", "",
+             "| target | skill | figure | must be |", "| --- | --- | --- | --- |"]
+    lines += [f"| `{t['name']}` | {t['skill']} | `{t['field']}` | {t['op']} {t['value']:g} |" for t in p["targets"]]
+    return "\n".join(lines)
+
+
 def parse_population(text: str) -> dict[str, Any]:
     """``default`` or ``SKILL[+SKILL]:SEEDS`` (e.g. ``average:32``, ``novice+expert:64``)."""
     if text == "default":

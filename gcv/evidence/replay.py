@@ -201,7 +201,7 @@ class LoopReplay:
         self.problems.runs_done.append(f"{label}: bit for bit")
 
     def replay_population(self, config: BulletHellConfig, *, skills: list[str], seeds: int,
-                          engine: str) -> PopulationSummary:
+                          engine: str, on_fight: Any = None) -> PopulationSummary:
         digest = content_hash(config.model_dump(mode="json"))
         if digest == self.state.baseline_hash:
             label, name = "baseline", self.ev.index["baseline"].get("population")

@@ -41,6 +41,7 @@ from gcv.store.catalog import Workspace
 from gcv.validation.diff import change_with_origins
 from gcv.workflow.state import CAPTURE_TICKS
 from gcv.workflow.states import decisions_allowed
+from gcv.evaluation.models import check_label
 
 # The report's CSS classes for the status vocabulary's tones (gcv.contract.status).
 TONE_CLASS = {"good": "ok", "warn": "warn", "bad": "bad", "neutral": "neutral", "active": "warn"}
@@ -281,7 +282,7 @@ class _Report:
             failed = [c for c in hard if not c["passed"]]
             rows.append(("Targets hold?", f"{badge(hp == len(hard), 'yes' if hp == len(hard) else 'no')} "
                                           f"{hp} of {len(hard)} hard checks pass on candidate {self.final_no}"
-                         + (": failing " + ", ".join(esc(c["name"]) for c in failed) if failed else "")))
+                         + (": failing " + ", ".join(esc(check_label(c)) for c in failed) if failed else "")))
             if intent:
                 rows.append(("Intent holds?", f"{badge(ip == len(intent), 'yes' if ip == len(intent) else 'no')} "
                                               f"{ip} of {len(intent)} intent checks pass"))
@@ -522,7 +523,7 @@ class _Report:
         out = []
 
         def rows(checks: list[dict[str, Any]]) -> list[list[str]]:
-            return [[f"<code>{esc(c['name'])}</code>", f'<code class="small">{esc(c["field"])}</code>',
+            return [[f"<code>{esc(check_label(c))}</code>", f'<code class="small">{esc(c["field"])}</code>',
                      f'<td class="num mono">{esc(c["op"])} {esc(fmt(c["expected"]))}</td>',
                      f'<td class="num">{esc(fmt(c["actual"]))}</td>', badge(c["passed"]),
                      esc(c.get("phase_id") or ""), f'<span class="small">{esc(c.get("detail", ""))}</span>']
@@ -540,7 +541,7 @@ class _Report:
                 continue
             failed = [c for c in e["checks"] + e.get("intent_checks", []) if not c["passed"]]
             history.append([f"candidate {n}", badge(e["passed"]), f'<td class="num">{e["miss_score"]:.4f}</td>',
-                            esc(", ".join(f"{c['name']} {fmt(c['actual'])} vs {c['op']} {fmt(c['expected'])}"
+                            esc(", ".join(f"{check_label(c)} {fmt(c['actual'])} vs {c['op']} {fmt(c['expected'])}"
                                           for c in failed) or "all checks pass")])
         out.append("<h3>Every iteration</h3>" + table(["run", "result", "miss score", "failed checks"], history))
         return "".join(out)

@@ -50,8 +50,9 @@ class Promoter(Protocol):
         ...
 
 
-def _population(config: BulletHellConfig, *, skills: list[str], seeds: int, engine: str) -> PopulationSummary:
-    return run_population(config, skills=skills, seeds=seeds, engine=engine)
+def _population(config: BulletHellConfig, *, skills: list[str], seeds: int, engine: str,
+                on_fight: Callable[[int, int], None] | None = None) -> PopulationSummary:
+    return run_population(config, skills=skills, seeds=seeds, engine=engine, on_fight=on_fight)
 
 
 def _fairness(config: BulletHellConfig, *, seed: int, budget_seconds: float) -> FairnessReport:

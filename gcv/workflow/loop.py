@@ -72,7 +72,7 @@ from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, F
                                 PopulationRecord,
                                 RepairRecord, RequirementOutcome, Round, RunRecord, Scope, Settings, Usage,
                                 WorkflowState)
-from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition
+from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition, decisions_allowed
 
 PYTHON_SIM = "python-sim"  # the reference simulator, as an engine
 FAIRNESS_BUDGET_SECONDS = 30.0  # per config; the analysis says "undetermined" when it runs out
@@ -398,9 +398,13 @@ class WorkflowLoop:
         assert spec is not None
         self.on_progress(f"{key} ({spec['seeds']} seeds x {len(spec['skills'])} skill(s))")
 
+        def fights(done: int, total: int) -> None:  # counts, about ten lines per population
+            if done * 10 // total != (done - 1) * 10 // total:  # each tenth, and the last
+                self.on_progress(f"{key}: {done}/{total} fights")
+
         def work() -> dict[str, Any]:
             summary = self.activities.population(config, skills=spec["skills"], seeds=spec["seeds"],
-                                                 engine=state.settings.engine)
+                                                 engine=state.settings.engine, on_fight=fights)
             targets = [dict(t, basis=spec.get("basis", "point")) for t in spec["targets"]]
             return {"summary_hash": d.put(summary.model_dump(mode="json")),
                     "checks": evaluate_population(summary, targets)}
@@ -686,8 +690,11 @@ class WorkflowLoop:
             if state.human_decision:
                 raise WorkflowError(f"workflow {wf_id} was already decided ({state.human_decision.decision}); "
                                     "a final decision cannot be overwritten")
-            if target == Status.ACCEPTED and state.status != Status.EVIDENCE_READY:
-                raise WorkflowError(f"accept is only allowed from evidence_ready; {wf_id} is {state.status}")
+            allowed = decisions_allowed(state.status)  # the one rule the report and the console offer
+            if decision not in allowed:
+                where = ", ".join(str(st) for st in Status if decision in decisions_allowed(st))
+                raise WorkflowError(f"{decision} is not allowed: {wf_id} is {state.status}, which allows "
+                                    f"{' or '.join(allowed) or 'no decision'}; {decision} is allowed from {where}")
             if promote and target != Status.ACCEPTED:
                 raise WorkflowError("--promote only goes with accept")
             check_transition(state.status, target)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from gcv.evaluation.models import labelled
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.validation.diff import REQUESTED, percent_change
 from gcv.validation.diff import change_with_origins as origins
 from gcv.workflow.state import Round, WorkflowState
+from gcv.workflow.states import decisions_allowed
 
 def change_with_origins(d: WorkflowDir, state: WorkflowState, rnd: Round | None = None) -> list[dict[str, Any]]:
     """The final candidate's change against the workflow's baseline, with each edit's origin
@@ -38,11 +40,11 @@ def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
         "runs_used": state.usage.engine_runs, "candidate_runs_used": state.usage.candidate_runs,
         "model_calls_used": state.usage.model_calls, "tokens_used": state.usage.tokens, "round": state.round,
         "best_round": state.best_round, "final_candidate": final, "final_candidate_hash": state.final_candidate_hash,
-        "evaluation": evaluation, "trace": list(state.trace),
+        "evaluation": labelled(evaluation), "trace": list(state.trace),
         "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
         "human_decision": state.human_decision.model_dump(mode="json") if state.human_decision else None,
         "engine": state.settings.engine, "engines_used": state.engines_used(), "provider": state.settings.provider,
-        "workspace": str(d.root),
+        "workspace": str(d.root), "decisions": decisions_allowed(state.status),
         "baseline_source": state.baseline_source,
         "change": change_with_origins(d, state),
     }

@@ -180,8 +180,7 @@ def test_population_summary_and_evaluation(baseline) -> None:
     assert skill.survival_rate == 1.0
     assert skill.survival_interval == pytest.approx(wilson_interval(3, 3))
     checks = evaluate_population(summary)  # the documented default targets
-    assert [c["name"] for c in checks] == ["average bot survives in >= 90% of seeds",
-                                           "average bot p90 hits <= 3"]
+    assert [c["name"] for c in checks] == ["population_survival_rate", "population_hits_p90"]
     assert all(c["passed"] for c in checks)
     assert set(checks[0]) == {"name", "skill", "field", "op", "expected", "actual", "passed", "interval",
                               "basis"}

@@ -68,6 +68,11 @@ def test_decisions_promote_and_roll_back_baselines(cli) -> None:
     last = shown["activations"][-1]
     assert (last["action"], last["from_version"], last["actor"], last["note"]) == \
         ("rolled_back", 2, "carol", "v2 breaks the tutorial")
+    code, versions = cli("baselines", "list")  # the list shows the history of activations too
+    assert [(a["action"], a["version"], a["from_version"], a["actor"], a["note"]) for a in versions["activations"]][1:] \
+        == [("promoted", 2, 1, "ana", "ship it"), ("rolled_back", 1, 2, "carol", "v2 breaks the tutorial")]
+    human = CliRunner().invoke(app, ["baselines", "list"])
+    assert "activations" in human.stdout and "rolled_back" in human.stdout and "carol" in human.stdout
     code, listed = cli("list")
     assert [w["status"] for w in listed["workflows"]] == ["accepted"]
 
@@ -84,6 +89,31 @@ def test_unknown_workflow_and_engine(cli) -> None:
     assert code == 2 and "no workflow" in err["error"]
     code, err = cli("run", REQUEST, "--engine", "frostbite")
     assert code == 2 and "unknown engine" in err["error"]
+
+
+@pytest.mark.parametrize("engine", ["unity", "ue5"])
+def test_an_engine_that_cannot_run_here_is_refused_before_anything_is_spent(
+        cli, engine: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Issue 19.5: no proposal, no authorization, no failed workflow left behind; the message is
+    the one `gcv batch` gives for the same engine."""
+    import os
+
+    from engine_runners.registry import unavailable_reason
+    from gcv.batch.job import BatchUsageError, check_engines
+
+    for var in [v for v in os.environ if v.startswith(("GCV_UNITY_", "GCV_UE_"))]:
+        monkeypatch.delenv(var)
+    code, err = cli("run", REQUEST, "--engine", engine, "--yes")
+    assert code == 2 and err["exit_code"] == 2
+    with pytest.raises(BatchUsageError) as batch_refusal:
+        check_engines([engine])
+    assert err["error"] == str(batch_refusal.value) == unavailable_reason(engine)
+    assert f"engine {engine} is not_installed" in err["error"]
+    code, listed = cli("list")
+    assert listed["workflows"] == []
+    assert not (tmp_path / "ws" / "workflows").exists() or not any((tmp_path / "ws" / "workflows").iterdir())
+    human = CliRunner().invoke(app, ["run", REQUEST, "--engine", engine])
+    assert human.exit_code == 2 and "see `gcv engines`" in human.output
 
 
 @pytest.mark.slow

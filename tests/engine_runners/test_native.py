@@ -401,10 +401,11 @@ def test_population_native_equals_python(fresh: None, core_o2: native.NativeCore
     calls = []
     real = native.NativeProgram.run
     monkeypatch.setattr(native.NativeProgram, "run", lambda self, *a, **k: calls.append(a) or real(self, *a, **k))
-    fast = run_population(program, seeds=6)
+    skills = ["novice", "average", "expert"]
+    fast = run_population(program, skills=skills, seeds=6)
     assert len(calls) == 18  # 6 seeds x 3 skills, all native
     monkeypatch.setenv(native.MODE_ENV, "off")
-    assert run_population(program, seeds=6) == fast
+    assert run_population(program, skills=skills, seeds=6) == fast
     assert len(calls) == 18
 
 

@@ -15,9 +15,10 @@ from typing import Any
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
 
 from gcv.cli.output import console, emit_json
+from gcv.cli.tables import Col, print_table
 
 
 def agents_report() -> dict[str, Any]:
@@ -43,14 +44,10 @@ def agents(json_mode: bool = typer.Option(False, "--json", help="print one JSON 
         emit_json({**report, "exit_code": 0})
         return
     out = console()
-    table = Table("provider", "usable", "what", title="Agent providers", title_justify="left")
-    for p in report["providers"]:
-        table.add_row(escape(p.get("usage", p["name"])), _yes(p["usable"]), escape(p["kind"]))
-    out.print(table)
+    print_table(out, [Col("provider", "id"), Col("usable", "id"), Col("what")],
+                [[p.get("usage", p["name"]), Text.from_markup(_yes(p["usable"])), p["kind"]]
+                 for p in report["providers"]], title="Agent providers")
     a = next(p for p in report["providers"] if p["name"] == "anthropic")
-    details = Table(show_header=False, title="anthropic", title_justify="left")
-    details.add_column("setting", style="bold")
-    details.add_column("value", overflow="fold")
     rows = [("API key (ANTHROPIC_API_KEY)", "present" if a.get("key_present") else "missing"),
             ("model (GCV_ANTHROPIC_MODEL)", a.get("model", "-")),
             ("base URL host (ANTHROPIC_BASE_URL)", a.get("base_url_host", "-")),
@@ -62,9 +59,7 @@ def agents(json_mode: bool = typer.Option(False, "--json", help="print one JSON 
             ("SDK version", a["sdk_version"] or "not installed")]
     for name, info in a["prompts"].items():
         rows.append((f"{name} prompt", info.get("prompt_id") or info.get("error", "")))
-    for key, value in rows:
-        details.add_row(escape(key), escape(str(value)))
-    out.print(details)
+    print_table(out, [Col("setting", style="bold"), Col("value", "id")], rows, title="anthropic", show_header=False)
     for problem in a["problems"]:
         out.print(f"[yellow]anthropic:[/] {escape(problem)}")
 

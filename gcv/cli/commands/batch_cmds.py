@@ -16,10 +16,10 @@ import typer
 from rich.markup import escape
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
-from rich.table import Table
 from rich.text import Text
 
 from gcv.cli.output import console, emit_json, fail_usage
+from gcv.cli.tables import Col, print_table
 
 SCHEDULER_ENV = "GCV_DASK_SCHEDULER"
 
@@ -79,31 +79,31 @@ def print_summary(outcome: Any, spec_path: Path) -> None:
     out = console()
     failing = {(f["config_hash"], f["player"], f["engine"]) for f in outcome.gate.failures}
     engines = len({g["engine"] for g in outcome.summary}) > 1
-    table = Table(title=f"batch {escape(str(spec_path))}", header_style="bold", box=box.SIMPLE_HEAD,
-                  padding=(0, 1, 0, 0), pad_edge=False)
-    columns = ["config", "player"] + (["engine"] if engines else []) + [
-        "runs", "err", "survival% [95%]", "hits mean [95%]", "hits pctl", "peak mean",
-        "peak pctl", "gate"]
-    for col in columns:
-        table.add_column(col, overflow="fold")
+    columns = [Col("config", "id"), Col("player", "id")] + ([Col("engine", "id")] if engines else []) + [
+        Col("runs", "num"), Col("err", "num"), Col("survival% [95%]", "num"), Col("hits mean [95%]", "num"),
+        Col("hits p50/90/99", "num", optional=True), Col("peak mean", "num", optional=True),
+        Col("peak p50/90/99", "num", optional=True), Col("gate", "id")]
+    rows = []
     for g in outcome.summary:
         m = g["metrics"]
         rate = m["survival_rate"]
         survival = "-" if rate is None else (f"{rate * 100:.1f} "
                                              f"{_interval(m['survival_low'] * 100, m['survival_high'] * 100)}")
-        gate = "[red]FAIL[/]" if (g["config_hash"], g["player"], g["engine"]) in failing else "[green]pass[/]"
+        gate = Text("FAIL", style="red") if (g["config_hash"], g["player"], g["engine"]) in failing \
+            else Text("pass", style="green")
         if not outcome.gate.rules:
-            gate = "-"
+            gate = Text("-")
         errors = str(m["errors"]) if not g["pending"] else f"{m['errors']}+{g['pending']} pending"
-        cells = [escape(g["config_label"]), escape(g["player"])] + ([escape(g["engine"])] if engines else []) + [
-            str(m["runs"]), f"[red]{errors}[/]" if m["errors"] or g["pending"] else errors, survival,
+        cells = [g["config_label"], g["player"]] + ([g["engine"]] if engines else []) + [
+            m["runs"], Text(errors, style="red" if m["errors"] or g["pending"] else ""), survival,
             f"{_fmt(m['hits_mean'], 2)} {_interval(m['hits_mean_low'], m['hits_mean_high'], 2)}",
             f"{_fmt(m['hits_p50'])}/{_fmt(m['hits_p90'])}/{_fmt(m['hits_p99'])}",
             _fmt(m["peak_alive_mean"]),
             f"{_fmt(m['peak_alive_p50'])}/{_fmt(m['peak_alive_p90'])}/{_fmt(m['peak_alive_p99'])}",
             gate]
-        table.add_row(*cells)
-    out.print(table)
+        rows.append(cells)
+    print_table(out, columns, rows, title=f"batch {spec_path}", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0),
+                pad_edge=False)
     c = outcome.counts
     out.print(f"cells {c['cells']}: completed {c['completed']}, died {c['died']}, error {c['error']}, "
               f"pending {c['pending']}; ran {c['runs_this_time']} run(s) this time "

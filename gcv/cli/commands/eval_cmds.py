@@ -24,7 +24,9 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
+from rich.text import Text
+
+from gcv.cli.tables import Col, print_table
 
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
@@ -49,14 +51,10 @@ def _print_human(result: dict[str, Any], misses_shown: int) -> None:
         rows = result[key]
         if not rows:
             continue
-        table = Table(title=f"by {title}", show_header=True, header_style="bold", title_justify="left")
-        for col in (title, "right", "total", "accuracy"):
-            table.add_column(col, justify="left" if col == title else "right")
-        for name, t in rows.items():
-            style = "" if t["accuracy"] >= 0.95 else "yellow"
-            table.add_row(escape(name), str(t["correct"]), str(t["total"]), f"[{style}]{100 * t['accuracy']:.1f}%[/]"
-                          if style else f"{100 * t['accuracy']:.1f}%")
-        out.print(table)
+        print_table(out, [Col(title, "id"), Col("right", "num"), Col("total", "num"), Col("accuracy", "num")],
+                    [[name, t["correct"], t["total"],
+                      Text(f"{100 * t['accuracy']:.1f}%", style="" if t["accuracy"] >= 0.95 else "yellow")]
+                     for name, t in rows.items()], title=f"by {title}")
     misses = result["misses"]
     if misses:
         out.print(f"[bold]misses[/] ({len(misses)})")

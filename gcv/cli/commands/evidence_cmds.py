@@ -15,7 +15,10 @@ from typing import Any, Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
+
+from gcv.cli.browser import open_in_browser
+from gcv.cli.tables import Col, print_table
 
 from gcv.cli.output import console, emit_json, fail_usage
 
@@ -122,11 +125,10 @@ def verify(
     if report.unreadable:
         fail_usage(report.checks[0].message, file=str(bundle_path), role="bundle")
     con = console()
-    table = Table("", "check", "result", title=f"{bundle_path.name}: {report.workflow_id or '?'} "
-                                               f"({report.status or '?'})")
-    for check in report.checks:
-        table.add_row(STATUS_MARK.get(check.status, check.status), check.name, escape(check.message))
-    con.print(table)
+    print_table(con, [Col("", "id"), Col("check", "id"), Col("result")],
+                [[Text.from_markup(STATUS_MARK.get(check.status, check.status)), check.name, check.message]
+                 for check in report.checks],
+                title=f"{bundle_path.name}: {report.workflow_id or '?'} ({report.status or '?'})")
     sig = report.signature or {}
     keyid = f" (keyid {str(sig.get('keyid'))[:16]}...)" if sig.get("keyid") else ""
     trust_line = {
@@ -155,6 +157,7 @@ def report(
     wf_id: str = typer.Argument(..., metavar="WF"),
     out: Optional[Path] = typer.Option(None, "-o", "--out", metavar="report.html",
                                        help="where to write (default: workflows/WF/evidence/report.html)"),
+    open_it: bool = typer.Option(False, "--open", help="open the report in a browser (honours BROWSER)"),
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Write the self-contained HTML report of a workflow."""
@@ -170,8 +173,11 @@ def report(
         fail_usage(str(exc), json_mode=json_mode)
     except OSError as exc:
         fail_usage(f"cannot write {target}: {exc.strerror or exc}", json_mode=json_mode)
+    opened = open_in_browser(path) if open_it else None
     if json_mode:
-        emit_json({"workflow_id": wf_id, "report": str(path), "bytes": path.stat().st_size, "exit_code": 0})
+        emit_json({"workflow_id": wf_id, "report": str(path), "bytes": path.stat().st_size,
+                   **({"opened": opened} if open_it else {}), "exit_code": 0})
         return
-    console().print(f"wrote {path} ({path.stat().st_size // 1024} KiB); open it in any browser", markup=False,
-                    soft_wrap=True)
+    console().print(f"wrote {path} ({path.stat().st_size // 1024} KiB); "
+                    + {None: "open it in any browser", True: "opened in a browser",
+                       False: "no browser could be started here; open it in any browser"}[opened], markup=False)

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from gcv.cli.tables import Col, print_table
 
 from gcv.cli.output import EXIT_USAGE, console, emit_json, fail_usage
 
@@ -90,27 +90,25 @@ def _print_summary(report: Any, files: dict[str, str], config_path: Path) -> Non
         u = report.unfair
         out.print(f"unfair at tick {u.tick} ({u.seconds:.2f} s) during {escape(u.active_phase_id)}: "
                   f"{u.reachable} reachable {u.reachable_kind}, all hit; {u.bullets_alive} bullets alive")
-        blame = Table("phase", "wave", "fired at tick", "covers", show_header=True, header_style="bold")
-        for w in u.contributors:
-            blame.add_row(escape(w.phase_id), str(w.wave_index), str(w.spawn_tick), f"{w.share_milli / 10:.1f}%")
-        out.print(blame)
+        print_table(out, [Col("phase", "id"), Col("wave", "num"), Col("fired at tick", "num"), Col("covers", "num")],
+                    [[w.phase_id, w.wave_index, w.spawn_tick, f"{w.share_milli / 10:.1f}%"] for w in u.contributors])
     if report.player_dependent:
         out.print(f"aimed phases (bullets depend on the player): {escape(', '.join(report.aimed_phase_ids))}")
     sa = report.safe_area
     out.print(f"safe area (reachable and not hit, % of the arena; basis: {sa.basis}; grid {sa.grid.columns}x"
               f"{sa.grid.rows}, {sa.grid.cell_width_units:g} units per cell):")
     floor = (min((ph.min_milli for ph in sa.phases if ph.ticks_considered), default=0) // 100) * 100
-    table = Table("phase", "ticks", "min", "at tick", "mean", f"curve {floor // 10}-100%", show_header=True,
-                  header_style="bold")
+    rows = []
     for ph in sa.phases:
         lo = ph.end_tick - ph.ticks_considered  # after the opening spread
         curve = sa.curve_milli[lo:min(ph.end_tick, sa.measured_ticks)]
         if ph.ticks_considered:
-            table.add_row(escape(ph.phase_id), f"{ph.start_tick}-{ph.end_tick}", f"{ph.min_milli / 10:.1f}%",
-                          str(ph.min_tick), f"{ph.mean_milli / 10:.1f}%", sparkline(curve, 24, floor))
+            rows.append([ph.phase_id, f"{ph.start_tick}-{ph.end_tick}", f"{ph.min_milli / 10:.1f}%",
+                         ph.min_tick, f"{ph.mean_milli / 10:.1f}%", sparkline(curve, 24, floor)])
         else:
-            table.add_row(escape(ph.phase_id), f"{ph.start_tick}-{ph.end_tick}", "-", "-", "-", "not measured")
-    out.print(table)
+            rows.append([ph.phase_id, f"{ph.start_tick}-{ph.end_tick}", "-", "-", "-", "not measured"])
+    print_table(out, [Col("phase", "id"), Col("ticks", "num"), Col("min", "num"), Col("at tick", "num"),
+                      Col("mean", "num"), Col(f"curve {floor // 10}-100%", "id", optional=True)], rows)
     if sa.tightest_tick is not None:
         out.print(f"tightest: {sa.tightest_milli / 10:.1f}% at tick {sa.tightest_tick} "
                   f"({sa.tightest_tick / 60:.2f} s, {escape(sa.tightest_phase_id or '')})")

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
 
 from gcv.cli.output import EXIT_OK, EXIT_USAGE, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
@@ -62,20 +62,19 @@ def _goal_rows(goal: dict[str, Any]) -> list[tuple[str, str]]:
 
 def print_change(out: Any, change: list[dict[str, Any]], *, title: str) -> None:
     """Field, old -> new and the change in %, one line each (and where the edit came from)."""
-    table = Table(title=title, show_header=True, header_style="bold", title_justify="left")
-    table.add_column("field", no_wrap=True)
-    table.add_column("baseline -> candidate", overflow="fold")
-    table.add_column("change", justify="right", no_wrap=True)
+    from gcv.cli.tables import Col, print_table  # lazy: start-up time
+
     with_origin = any("origin" in c for c in change)
-    if with_origin:
-        table.add_column("origin", overflow="fold")
+    cols = [Col("field", "path"), Col("baseline -> candidate"), Col("change", "num")]
+    rows = []
     for c in change:
         pct = "" if c.get("percent") is None else f"{c['percent']:+g}%"
-        row = [escape(c["path"]), escape(f"{_show(c['before'])} -> {_show(c['after'])}"), pct]
+        row: list[Any] = [c["path"], f"{_show(c['before'])} -> {_show(c['after'])}", pct]
         if with_origin:
-            row.append("requested" if c.get("requested") else f"[red]added by {escape(c['origin'])}[/] (not requested)")
-        table.add_row(*row)
-    out.print(table)
+            row.append("requested" if c.get("requested")
+                       else Text.assemble((f"added by {c['origin']}", "red"), " (not requested)"))
+        rows.append(row)
+    print_table(out, cols + ([Col("origin")] if with_origin else []), rows, title=title)
 
 
 def _print_human(payload: dict[str, Any], report: Any) -> None:
@@ -86,12 +85,10 @@ def _print_human(payload: dict[str, Any], report: Any) -> None:
     if payload.get("rationale"):
         out.print(f"  {escape(payload['rationale'])}", markup=True)
     if payload["goal"]:
-        table = Table(title="goal", show_header=False, expand=False, title_justify="left")
-        table.add_column("field", style="bold")
-        table.add_column("value", overflow="fold")
-        for key, value in _goal_rows(payload["goal"]):
-            table.add_row(escape(key), escape(value))
-        out.print(table)
+        from gcv.cli.tables import Col, print_table  # lazy: start-up time
+
+        print_table(out, [Col("field", style="bold"), Col("value")], _goal_rows(payload["goal"]), title="goal",
+                    show_header=False)
     if payload["candidate"] is not None:
         if payload["change"]:
             print_change(out, payload["change"], title=f"candidate vs baseline ({payload['baseline']})")
@@ -107,14 +104,12 @@ def _print_human(payload: dict[str, Any], report: Any) -> None:
         for n, question in enumerate(payload["questions"], 1):
             out.print(f"  {n}. {escape(question)}")
     if payload["issues"]:
-        table = Table(title="issues", show_header=True, header_style="bold", title_justify="left")
-        for col in ("field", "asked", "allowed", "message"):
-            table.add_column(col, overflow="fold")
-        for issue in payload["issues"]:
-            rule = f" [{issue['rule_id']}]" if issue.get("rule_id") else ""
-            table.add_row(escape(issue["field"] + rule), escape(_show(issue["asked"])), escape(str(issue["allowed"])),
-                          escape(issue["message"]))
-        out.print(table)
+        from gcv.cli.tables import Col, print_table  # lazy: start-up time
+
+        print_table(out, [Col("field", "path"), Col("rule", "id", optional=True), Col("asked", "num"),
+                          Col("allowed"), Col("message")],
+                    [[issue["field"], issue.get("rule_id") or "", _show(issue["asked"]), str(issue["allowed"]),
+                      issue["message"]] for issue in payload["issues"]], title="issues")
     hint = {"accepted": "next: authorize test runs of this candidate",
             "needs_clarification": "answer the questions and submit the request again",
             "out_of_scope": "GCV changes the boss fight's bullet patterns and their targets only",

@@ -9,7 +9,9 @@ from typing import Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from rich.text import Text
+
+from gcv.cli.tables import Col, print_table
 
 from gcv.cli.output import EXIT_INVALID, console, emit_json, fail_usage
 
@@ -98,30 +100,28 @@ def sim(
     con.print(f"[bold]{config.name}[/]  seed {seed}  player {tel['player']}  engine python-sim")
     status = "[green]completed[/]" if tel["status"] == "completed" else "[red]died[/]"
     con.print(f"{status} ({tel['end_reason']}) after {tel['ticks']} ticks ({tel['ticks'] / 60:.2f} s)")
-    summary = Table(show_header=False, box=None)
-    for key, value in (("peak alive bullets", tel["peak_alive_bullets"]),
+    print_table(con, [Col("figure"), Col("value", "id")], [
+        (key, str(value)) for key, value in (("peak alive bullets", tel["peak_alive_bullets"]),
                        ("bullets spawned", tel["total_bullets_spawned"]),
                        ("player hits", f"{tel['player_hits']} at ticks {tel['hit_ticks']}"),
                        ("grazes", tel["grazes"]), ("survival", f"{tel['survival_ticks'] / 60:.2f} s"),
                        ("boss health left", tel["boss_health_remaining"]),
                        ("FPS (modeled)", f"average {tel['average_fps']}, 1% low {tel['low_fps']}"),
-                       ("state hash", tel["state_hash"][:16])):
-        summary.add_row(key, str(value))
-    con.print(summary)
-    phases = Table("phase", "ticks", "spawned", "peak alive", "mean alive", "hits", "grazes")
+                       ("state hash", tel["state_hash"][:16]))], show_header=False, box=None)
+    rows = []
     for ph in tel["phase_results"]:
         if ph["reached"]:
-            phases.add_row(ph["phase_id"], f"{ph['start_tick']}-{ph['end_tick']}", str(ph["bullets_spawned"]),
-                           str(ph["peak_alive_bullets"]), str(ph["mean_alive_bullets"]),
-                           str(ph["player_hits"]), str(ph["grazes"]))
+            rows.append([ph["phase_id"], f"{ph['start_tick']}-{ph['end_tick']}", ph["bullets_spawned"],
+                         ph["peak_alive_bullets"], ph["mean_alive_bullets"], ph["player_hits"], ph["grazes"]])
         else:
-            phases.add_row(ph["phase_id"], "not reached", "-", "-", "-", "-", "-")
-    con.print(phases)
+            rows.append([ph["phase_id"], "not reached", "-", "-", "-", "-", "-"])
+    print_table(con, [Col("phase", "id"), Col("ticks", "num"), Col("spawned", "num"), Col("peak alive", "num"),
+                      Col("mean alive", "num"), Col("hits", "num"), Col("grazes", "num")], rows)
     for frame in result.frames:
-        con.print(f"frame: {frame}")
+        con.print(f"frame: {frame}", markup=False)
     for t in missing:
         con.print(f"[yellow]no frame at tick {t}: the fight ended at tick {tel['ticks']}[/]")
-    con.print(f"telemetry: {result.telemetry_path}")
+    con.print(f"telemetry: {result.telemetry_path}", markup=False)
 
 @app.command("engines")
 def engines(json_mode: bool = typer.Option(False, "--json", help="print one JSON object")) -> None:
@@ -140,15 +140,16 @@ def engines(json_mode: bool = typer.Option(False, "--json", help="print one JSON
     if json_mode:
         emit_json({"engines": rows})
         return
-    table = Table("engine", "status", "reason", "renders", "measures FPS")
+    table = []
     for row in rows:
         colour = {"available": "green", "not_installed": "yellow"}.get(row["status"], "red")
         caps = row["capabilities"]
-        table.add_row(row["engine"], f"[{colour}]{row['status']}[/]", row["reason"],
+        table.append([row["engine"], Text(row["status"], style=colour), row["reason"],
                       "yes" if caps["renders_frames"] else "no",
-                      "yes" if caps["measures_frame_times"] else "no (modeled)")
+                      "yes" if caps["measures_frame_times"] else "no (modeled)"])
     con = console()
-    con.print(table)
+    print_table(con, [Col("engine", "id"), Col("status", "id"), Col("reason"), Col("renders", optional=True),
+                      Col("measures FPS", optional=True)], table)
     for row in rows:
         for check in row["details"].get("checks", []):
             mark = "[green]ok[/]" if check["ok"] else "[yellow]warning[/]"

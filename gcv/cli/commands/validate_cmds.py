@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from gcv.cli.tables import Col, print_table
 
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
@@ -39,13 +39,10 @@ def print_report(report: ValidationReport, candidate: str) -> None:
         why = f" ({escape(layer.reason)})" if layer.reason else ""
         out.print(f"{layer.layer:<10} {mark}{why}")
         if layer.errors:
-            table = Table(show_header=True, header_style="bold", expand=False, show_lines=False)
-            for col in ("rule", "path", "actual", "allowed", "message"):
-                table.add_column(col, overflow="fold")
-            for issue in layer.errors:
-                table.add_row(escape(issue.rule_id), escape(issue.path), escape(_show(issue.actual)),
-                              escape(_show(issue.allowed)), escape(issue.message))
-            out.print(table)
+            print_table(out, [Col("rule", "id"), Col("path", "path"), Col("actual", "num"), Col("allowed"),
+                              Col("message")],
+                        [[issue.rule_id, issue.path, _show(issue.actual), _show(issue.allowed), issue.message]
+                         for issue in layer.errors])
         for note in layer.notes:
             out.print(f"           note: {escape(note)}")
     errors = report.errors
@@ -102,13 +99,8 @@ def print_diff(changes: list[FieldChange], before: str, after: str) -> None:
     if not changes:
         out.print(f"no differences between {escape(before)} and {escape(after)}")
         return
-    table = Table(show_header=True, header_style="bold")
-    for col in ("path", "change", "before", "after"):
-        table.add_column(col, overflow="fold")
-    for change in changes:
-        table.add_row(escape(change.path), change.kind, escape(_show(change.before)),
-                      escape(_show(change.after)))
-    out.print(table)
+    print_table(out, [Col("path", "path"), Col("change", "id"), Col("before", "num"), Col("after", "num")],
+                [[change.path, change.kind, _show(change.before), _show(change.after)] for change in changes])
     out.print(f"{len(changes)} field{'s' if len(changes) != 1 else ''} differ")
 
 
@@ -148,24 +140,32 @@ schema_app = typer.Typer(help="JSON Schemas of the contract (committed in schema
 def schema_export_command(
     directory: Annotated[Optional[Path], typer.Option(
         "--dir", help="output directory; default: schemas/ of the repository")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="print one JSON object (what was written)")] = False,
 ) -> None:
     """Write every registered JSON Schema (sorted keys, indent 2) and the engine cores' program bounds."""
     from gcv.contract.loading import find_repo_root  # lazy: start-up time
-    from gcv.schema_export import export_all
+    from gcv.schema_export import SCHEMAS, export_all
 
     root = None
     if directory is None:
         root = find_repo_root()
         directory = (root / "schemas") if root is not None else Path("schemas")
+    before = {name: (directory / name).read_bytes() if (directory / name).is_file() else None for name in SCHEMAS}
     try:
         # the engine cores' bounds files live in the repository: written with its schemas/ only
         written = export_all(directory, repo_root=root)
     except OSError as exc:
         fail_usage(f"cannot write schemas: {exc.strerror or exc}", file=str(directory),
-                   role="--dir")
+                   role="--dir", json_mode=json_out)
+    files = [{"schema": path.name, "path": str(path), "bytes": path.stat().st_size,
+              "changed": before.get(path.name) != path.read_bytes()} for path in written]
+    if json_out:
+        emit_json({"directory": str(directory), "written": files,
+                   "changed": sum(f["changed"] for f in files), "exit_code": EXIT_OK})
+        return
     out = console()
-    for path in written:
-        out.print(f"wrote {escape(str(path))}")
+    for f in files:
+        out.print(f"wrote {f['path']}" + (" (changed)" if f["changed"] else ""), markup=False)
 
 
 app = typer.Typer()

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any, NoReturn, Optional
 
 import typer
-from rich.table import Table
+from rich.text import Text
 
 from gcv.cli.output import console, emit_json, fail_usage
+from gcv.cli.tables import Col, print_table
 
 EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM: the workflow is resumable
 
@@ -70,26 +71,41 @@ def _print_summary(engine, state) -> None:
     baseline_tel = d.get(state.baseline_run.telemetry_hash) if state.baseline_run and state.baseline_run.telemetry_hash else None
     rounds = [r for r in state.rounds if r.run is not None and r.run.telemetry_hash]
     if baseline_tel and rounds:
-        table = Table("figure", "baseline", *[f"candidate {r.round}" for r in rounds], title="Telemetry")
         tels = [d.get(r.run.telemetry_hash) for r in rounds]
-        for key in ("status", "peak_alive_bullets", "player_hits", "survival_ticks", "low_fps",
-                    "phases_reached", "total_bullets_spawned", "grazes"):
-            table.add_row(key, str(baseline_tel[key]), *[str(t[key]) for t in tels])
-        con.print(table)
+        print_table(con, [Col("figure", "id"), Col("baseline", "num"), *[Col(f"candidate {r.round}", "num") for r in rounds]],
+                    [[key, baseline_tel[key], *[t[key] for t in tels]]
+                     for key in ("status", "peak_alive_bullets", "player_hits", "survival_ticks", "low_fps",
+                                 "phases_reached", "total_bullets_spawned", "grazes")],
+                    title="Telemetry")
     if s["evaluation"]:
-        checks = Table("check", "field", "expected", "actual", "result", title=f"Checks (round {s['best_round'] or s['round']})")
-        for check in s["evaluation"].get("checks", []) + s["evaluation"].get("intent_checks", []):
-            result = "[green]PASS[/]" if check["passed"] else "[red]FAIL[/]"
-            checks.add_row(check["name"], str(check.get("field", "")), f"{check.get('op', '')} {check.get('expected')}",
-                           str(check.get("actual")), result)
-        con.print(checks)
+        print_checks(con, s["evaluation"], title=f"Checks (round {s['best_round'] or s['round']})")
     if s["trace"]:
         con.print("[bold]trace[/]")
         for line in s["trace"]:
             con.print(f"  {line}", markup=False, soft_wrap=True)
+    if s["decisions"] and not s["human_decision"]:
+        con.print(f"decide: gcv decide {s['workflow_id']} {'|'.join(s['decisions'])} --actor NAME --note TEXT",
+                  markup=False)
     con.print(f"engine: {_ran(s['engine'], s['engines_used'])}", markup=False)
     con.print(f"runs {s['runs_used']} (candidates {s['candidate_runs_used']}), model calls {s['model_calls_used']}, "
               f"tokens {s['tokens_used']}  |  workspace {s['workspace']}", markup=False)
+
+
+def print_checks(con, evaluation: dict[str, Any], *, title: str) -> None:
+    """The checks of an evaluation, one row each; a per-phase check is named with its phase."""
+    from gcv.evaluation.models import check_label  # lazy, as above
+
+    rows = []
+    for check in evaluation.get("checks", []) + evaluation.get("intent_checks", []):
+        result = Text("PASS", style="green") if check["passed"] else Text("FAIL", style="red")
+        rows.append([check_label(check), check.get("field", ""), f"{check.get('op', '')} {check.get('expected')}",
+                     check.get("actual"), result])
+    print_table(con, [Col("check", "id"), Col("field", "path", optional=True), Col("expected"), Col("actual", "num"),
+                      Col("result", "id")], rows, title=title)
+
+
+def _clip(text: str, most: int) -> str:
+    return text if len(text) <= most else text[:most - 1].rstrip() + "…"
 
 
 def _when(ts: float | None) -> str:
@@ -123,15 +139,22 @@ def _evidence(engine, state, json_mode: bool) -> dict[str, str]:
     return {name: str(path) for name, path in paths.items()}
 
 
-def _finish(engine, state, json_mode: bool, *, evidence: bool = True) -> None:
+def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_report: bool = False) -> None:
     paths = _evidence(engine, state, json_mode) if evidence else {}
+    opened: dict[str, Any] = {}
+    if open_report:
+        from gcv.cli.browser import open_in_browser  # lazy: only for --open
+
+        opened["opened"] = open_in_browser(Path(paths["report"])) if paths.get("report") else False
     if json_mode:
-        emit_json({**summary_object(engine, state), "evidence": paths, "exit_code": state.status.exit_code})
+        emit_json({**summary_object(engine, state), "evidence": paths, **opened, "exit_code": state.status.exit_code})
     else:
         _print_summary(engine, state)
         con = console()
         if paths.get("report"):
-            con.print(f"report: {paths['report']}", markup=False, soft_wrap=True)
+            con.print(f"report: {paths['report']}"
+                      + {None: "", True: " (opened in a browser)",
+                         False: " (no browser could be started here)"}[opened.get("opened")], markup=False)
         if paths.get("bundle"):
             con.print(f"bundle: {paths['bundle']}", markup=False, soft_wrap=True)
             con.print(f"verify: gcv verify {paths['bundle']} --replay", markup=False, soft_wrap=True)
@@ -185,10 +208,11 @@ def run(
     population: Optional[str] = typer.Option(None, "--population",
                                              help="also judge a seeded bot population: 'default' or SKILL[+SKILL]:SEEDS"),
     yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
+    open_report: bool = typer.Option(False, "--open", help="open the report in a browser at the end (honours BROWSER)"),
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Propose, validate, authorize, run the bounded loop and summarize the evidence."""
-    from engine_runners.registry import UnknownEngineError, get_runner
+    from engine_runners.registry import UnknownEngineError, unavailable_reason
     from engine_runners.termination import install_termination_handling  # engine processes end with gcv
 
     install_termination_handling()
@@ -199,10 +223,12 @@ def run(
 
     if not request.strip():
         fail_usage("the request is empty; describe the change in plain language", json_mode=json_mode)
-    try:
-        get_runner(engine_name)
+    try:  # before anything is proposed, authorized or recorded (as `gcv batch` does)
+        reason = unavailable_reason(engine_name)
     except UnknownEngineError as exc:
         fail_usage(str(exc), json_mode=json_mode)
+    if reason is not None:
+        fail_usage(reason, json_mode=json_mode, hint="see `gcv engines`; configure it or choose another --engine")
     _check_provider(provider, json_mode)
     engine = _engine(json_mode)
     try:
@@ -248,7 +274,7 @@ def run(
                                                f"&& gcv resume {wf_id}", markup=False)
                 _finish(engine, state, json_mode)
             state = _advance(engine, wf_id, json_mode)
-        _finish(engine, state, json_mode)
+        _finish(engine, state, json_mode, open_report=open_report)
 
 
 @app.command("authorize")
@@ -365,11 +391,10 @@ def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
     if json_mode:
         emit_json({"workflows": rows})
         return
-    table = Table("workflow", "status", "engine", "provider", "request")
-    for row in rows:
-        table.add_row(row["id"], row["status"], _ran(row["engine"], row.get("engines_used") or []), row["provider"],
-                      row["request"][:60])
-    console().print(table)
+    print_table(console(), [Col("workflow", "id"), Col("status", "id"), Col("engine", optional=True),
+                            Col("provider", optional=True), Col("request")],
+                [[row["id"], row["status"], _ran(row["engine"], row.get("engines_used") or []), row["provider"],
+                  _clip(row["request"], 60)] for row in rows])
 
 @app.command("answer")
 def answer(
@@ -425,19 +450,25 @@ def decide(
 
 @baselines_app.command("list")
 def baselines_list(json_mode: bool = typer.Option(False, "--json")) -> None:
-    """List baseline versions (the active one is marked)."""
-    from gcv.workflow.baselines import ensure_registry
+    """List baseline versions (the active one is marked) and every activation, oldest first."""
+    from gcv.workflow.baselines import ensure_registry, history
 
     engine = _engine(json_mode, quiet=True)
     rows = ensure_registry(engine.ws, engine.clock())
+    activations = history(engine.ws, engine.clock())
     if json_mode:
-        emit_json({"baselines": rows})
+        emit_json({"baselines": rows, "activations": activations})
         return
-    table = Table("version", "active", "config hash", "source", "workflow", "actor")
-    for row in rows:
-        table.add_row(f"v{row['version']}", "*" if row["active"] else "", row["config_hash"][:12],
-                      row["source"], row["workflow_id"] or "", row["actor"] or "")
-    console().print(table)
+    print_table(console(), [Col("version", "id"), Col("active", "id"), Col("config hash", "id", optional=True),
+                            Col("source"), Col("workflow", "id"), Col("actor", "id", optional=True)],
+                [[f"v{row['version']}", "*" if row["active"] else "", row["config_hash"][:12], row["source"],
+                  row["workflow_id"] or "", row["actor"] or ""] for row in rows])
+    if activations:
+        print_table(console(), [Col("when (UTC)", "id"), Col("version", "id"), Col("action", "id"),
+                                Col("from", "id"), Col("by", "id"), Col("note")],
+                    [[_when(a["at"]).removesuffix(" UTC"), f"v{a['version']}", a["action"],
+                      f"v{a['from_version']}" if a["from_version"] else "", a["actor"] or "", a["note"] or ""]
+                     for a in activations], title="activations")
 
 @baselines_app.command("show")
 def baselines_show(version: str = typer.Argument(..., metavar="VERSION", help="v2 or 2"),
