@@ -32,7 +32,13 @@ def _capture_ticks(text: str | None, json_mode: bool) -> list[int]:
         if not 0 <= seconds <= 600:
             fail_usage(f"--capture: {part} s is outside 0..600 s", json_mode=json_mode)
         ticks.append(round(seconds * 60))
-    return sorted(set(ticks))
+    from engine_runners.protocol import MAX_CAPTURE_TICKS  # lazy: start-up time
+
+    ticks = sorted(set(ticks))
+    if len(ticks) > MAX_CAPTURE_TICKS:
+        fail_usage(f"--capture: {len(ticks)} distinct ticks; at most {MAX_CAPTURE_TICKS} frames per run",
+                   json_mode=json_mode, hint="capture fewer moments, for example --capture 10,20,30")
+    return ticks
 
 
 app = typer.Typer()
