@@ -78,7 +78,7 @@ contents = st.one_of(
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, database=None,
+@settings(max_examples=int(os.environ.get("GCV_FUZZ_EXAMPLES", "40")), deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large])
 @given(command=st.sampled_from(sorted(COMMANDS)), content=contents)
 def test_no_file_input_makes_the_cli_crash_or_hang(command: str, content: bytes | str,
