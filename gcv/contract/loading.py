@@ -367,16 +367,7 @@ def read_input_text(path: str | os.PathLike[str], kind: str) -> str:
 
 def load_json_file(path: str | os.PathLike[str], kind: str = "config") -> Any:
     """Read one strict-JSON file. Every failure is a ``GcvInputError``, never a traceback."""
-    name = str(path)
-    raw = read_input_bytes(path, kind)
-    skip = len(_BOM) if raw.startswith(_BOM) else 0
-    try:
-        text = raw[skip:].decode("utf-8")
-    except UnicodeDecodeError as exc:
-        offset = exc.start + skip
-        raise GcvInputError(name, f"not UTF-8 text: byte 0x{raw[offset]:02x} at byte offset "
-                                  f"{offset} cannot be decoded") from None
-    return parse_json_text(text, name)
+    return parse_json_text(read_input_text(path, kind), str(path))
 
 
 def json_kind(value: Any) -> str:
