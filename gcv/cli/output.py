@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any, NoReturn
+from typing import Any, Iterable, NoReturn
 
 import typer
 from rich.console import Console
+from rich.segment import Segment
 from rich.markup import escape
 
 EXIT_OK = 0
@@ -44,7 +45,15 @@ class SafeConsole(Console):
     clear the terminal. Rich's own styling is unaffected: it is added after this point."""
 
     def render_str(self, text: str, **kwargs: Any) -> Any:
-        return super().render_str(safe_text(text), **kwargs)
+        return super().render_str(safe_text(text), **kwargs)  # before layout: widths stay right
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        # The last funnel (rich 15): every segment of text on its way out, Text objects built
+        # elsewhere included. Control segments are rich's own cursor moves; styles are added
+        # by the parent after this, so colours survive.
+        return super()._render_buffer(segment if segment.control else
+                                      Segment(safe_text(segment.text), segment.style, segment.control)
+                                      for segment in buffer)
 
 
 def console(*, stderr: bool = False) -> Console:
