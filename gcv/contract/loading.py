@@ -42,6 +42,7 @@ INPUT_CAPS: dict[str, int] = {
     "request set": 16 * _MiB,   # per .jsonl file
     "recording": 64 * _MiB,     # eval-requests --provider replay:PATH
     "batch spec": 1 * _MiB,
+    "batch result": 64 * _MiB,  # gcv compare: a batch's summary.json
     "users": 1 * _MiB,          # gcv serve --users
     "telemetry": 32 * _MiB,     # written by an engine; a real one is tens of KB
     "bundle": 272 * _MiB,       # a zip: the reader's 256 MiB content limit plus zip overhead

@@ -25,6 +25,7 @@ COMMANDS = {
     "batch": ["batch", "F", "--workers", "1"],
     "verify": ["verify", "F"],
     "eval-requests": ["eval-requests", "F"],
+    "compare": ["compare", "F", "F"],
 }
 
 json_values = st.recursive(

@@ -31,6 +31,7 @@ FILE_INPUTS: dict[str, list[str]] = {
     "propose --baseline": ["propose", "make phase 2 harder", "--baseline", "F"],
     "run --baseline": ["run", "make phase 2 harder", "--baseline", "F", "--yes"],
     "serve --users": ["serve", "--users", "F", "--port", "1"],
+    "compare A B": ["compare", "F", "F"],
 }
 
 
@@ -162,6 +163,15 @@ def test_capture_with_too_many_ticks_names_the_maximum(gcv: Callable[..., Ran]) 
     ran = gcv("sim", str(BASELINE), "--capture", many, "--json")  # main: a pydantic traceback
     ran.clean(2)
     assert ran.json()["error"] == "--capture: 100 distinct ticks; at most 64 frames per run"
+
+
+@pytest.mark.parametrize("content", ["[1, 2]", '{"summary": [1]}', '{"summary": [{"config_label": 1}]}'])
+def test_compare_refuses_a_batch_result_of_the_wrong_shape(content: str, gcv: Callable[..., Ran],
+                                                           tmp_path: Path) -> None:
+    path = tmp_path / "summary.json"
+    path.write_text(content)
+    ran = gcv("compare", str(path), str(path), "--json").clean(2)  # main: a KeyError/TypeError traceback
+    assert "not a batch result" in ran.json()["error"]
 
 
 def test_a_special_file_inside_a_request_set_folder_is_refused(gcv: Callable[..., Ran], tmp_path: Path) -> None:
