@@ -34,6 +34,7 @@ from engine_runners.reference_frames import ReferenceFramesError, render_referen
 from engine_runners.run_lock import EditorBusy, RunFolderBusy, RunFolderLock
 from engine_runners.supervision import Limits, LogRules, Supervised, supervise
 from gcv.sim.telemetry_model import Telemetry
+from gcv.contract.loading import GcvInputError, read_input_text
 
 Status = Literal["available", "not_installed", "misconfigured"]
 
@@ -86,12 +87,18 @@ def check_telemetry(request: RunRequest, telemetry_path: Path) -> tuple[dict[str
 
     Returns (telemetry, error_kind, message); telemetry is None when anything is wrong.
     """
-    if not telemetry_path.is_file():
+    if not telemetry_path.exists():
         return None, "no_telemetry", f"the engine exited without writing {telemetry_path.name}"
+    try:  # a regular file under the telemetry cap: a 1 GiB file is refused before it is read
+        text = read_input_text(telemetry_path, "telemetry")
+    except GcvInputError as exc:
+        return None, "bad_telemetry", f"{telemetry_path.name} {exc.message}"
     try:
-        data = json.loads(telemetry_path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
         return None, "bad_telemetry", f"{telemetry_path.name} is not valid JSON: {exc}"
+    if not isinstance(data, dict):
+        return None, "bad_telemetry", f"{telemetry_path.name} is not a JSON object"
     try:
         Telemetry.model_validate(data)
     except ValidationError as exc:

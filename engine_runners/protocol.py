@@ -74,6 +74,9 @@ class InputsPlayer(_Strict):
     trace: dict[str, Any]
 
 
+MAX_CAPTURE_TICKS = 64  # frames one run may capture (gcv sim --capture says so before running)
+
+
 class RunRequest(_Strict):
     """What an engine is asked to run. ``program`` is the integer sim program."""
 
@@ -85,7 +88,7 @@ class RunRequest(_Strict):
     seed: int = Field(ge=0, le=MAX_SEED)
     player: ScriptedPlayer | BotPlayer | InputsPlayer = Field(discriminator="kind")
     player_label: str = Field(min_length=1, max_length=80)  # echoed as telemetry "player"
-    capture_ticks: list[int] = Field(default_factory=list, max_length=64)
+    capture_ticks: list[int] = Field(default_factory=list, max_length=MAX_CAPTURE_TICKS)
     output_dir: str = Field(min_length=1)
 
     @field_validator("program", mode="before")

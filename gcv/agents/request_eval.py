@@ -52,6 +52,7 @@ from gcv.agents.errors import AgentError, ReplayMismatch
 from gcv.agents.replay_provider import decode_recorded_output, prompt_fingerprint
 from gcv.agents.requirement import Proposal, RequirementAgent
 from gcv.contract.canonical import config_hash
+from gcv.contract.loading import GcvInputError, read_input_text
 from gcv.contract.jsonschema_check import model_schema
 from gcv.contract.models import BulletHellConfig, Pattern, Targets
 from gcv.sim.fixed import exact
@@ -191,17 +192,17 @@ def load_set(path: str | Path) -> list[LabeledRequest]:
         files = sorted(p.glob("*.jsonl"))
         if not files:
             raise SetError(f"{p}: no *.jsonl request files in this folder")
-    elif p.is_file():
-        files = [p]
+    elif p.exists():
+        files = [p]  # read_input_text below refuses anything but a regular file
     else:
         raise SetError(f"{p}: no such file or folder")
     out: list[LabeledRequest] = []
     seen: dict[str, str] = {}
     for f in files:
-        try:
-            lines = f.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SetError(f"{f}: cannot read: {exc}") from None
+        try:  # a regular file under the request-set cap (no FIFO, no /dev/zero), UTF-8
+            lines = read_input_text(f, "request set").splitlines()
+        except GcvInputError as exc:
+            raise SetError(f"{f}: {exc.message}") from None
         for n, line in enumerate(lines, 1):
             if not line.strip():
                 continue
@@ -346,15 +347,15 @@ class ReplayRunner:
         if not str(path).strip():
             raise RecordingError("replay needs a path: --provider replay:PATH (a recording written by "
                                  "`gcv eval-requests --provider anthropic`)")
-        try:
-            lines = [ln for ln in p.read_text(encoding="utf-8").splitlines() if ln.strip()]
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RecordingError(f"cannot read the recording {p}: {exc}") from None
+        try:  # a regular file under the recording cap (no FIFO, no /dev/zero), UTF-8
+            lines = [ln for ln in read_input_text(p, "recording").splitlines() if ln.strip()]
+        except GcvInputError as exc:
+            raise RecordingError(f"cannot read the recording {p}: {exc.message}") from None
         try:
             rows = [json.loads(ln) for ln in lines]
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             raise RecordingError(f"{p}: not a JSONL recording: {exc}") from None
-        if not rows or rows[0].get("format") != RECORDING_FORMAT:
+        if not rows or not all(isinstance(r, dict) for r in rows) or rows[0].get("format") != RECORDING_FORMAT:
             raise RecordingError(f"{p}: not a {RECORDING_FORMAT} file (its first line names the format)")
         self.path = str(p)
         self.header = rows[0]

@@ -42,7 +42,7 @@ from pydantic import (AfterValidator, BaseModel, ConfigDict, Discriminator, Fiel
 from engine_runners.registry import runner_names
 from gcv.batch.gate import GateRule, GateSyntaxError, parse_condition
 from gcv.contract.jsonschema_check import model_schema
-from gcv.contract.loading import GcvInputError, json_path, load_config
+from gcv.contract.loading import GcvInputError, json_path, load_config, read_input_text
 from gcv.sim.players import PlayerSpecError, parse_player, player_label
 from gcv.sim.program import compile_program
 from gcv.store.paths import workspace_root
@@ -302,22 +302,16 @@ def parse_spec(data: Any, file: str) -> BatchSpec:
 def load_spec(path: str | os.PathLike[str]) -> BatchSpec:
     """Read and validate a TOML batch spec."""
     name = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise BatchSpecError(name, "file not found") from None
-    except IsADirectoryError:
-        raise BatchSpecError(name, "is a directory, expected a TOML batch spec") from None
-    except OSError as exc:
-        raise BatchSpecError(name, f"cannot read file: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise BatchSpecError(name, f"not UTF-8 text: byte offset {exc.start} cannot be decoded") from None
+    try:  # a regular file under the batch-spec cap (no FIFO, no /dev/zero), UTF-8
+        text = read_input_text(path, "batch spec")
+    except GcvInputError as exc:
+        raise BatchSpecError(name, exc.message) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise BatchSpecError(name, f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise BatchSpecError(name, "not valid TOML: nested too deeply") from None
     return parse_spec(data, name)
 
 

@@ -46,26 +46,39 @@ for module in (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds,
 
 
 def main() -> None:
-    """Entry point. With ``--json`` even a usage error is one JSON object on stdout."""
+    """Entry point. With ``--json`` even a usage error is one JSON object on stdout.
+
+    Whatever a command does not handle ends here as one message and a documented exit code
+    (gcv/cli/failures.py: 2 unusable input, 70 environment or internal error, 130
+    interrupted), never a traceback.
+    """
     import sys
 
-    if "--json" not in sys.argv[1:]:
-        app()
-        return
-    from gcv.cli.output import emit_json
-
+    json_mode = "--json" in sys.argv[1:]
     try:
-        code = app(standalone_mode=False)
-    except Exception as exc:  # typer ships its own click: match its exceptions by kind
-        kinds = {k.__name__ for k in type(exc).__mro__}
-        if "UsageError" in kinds:
-            emit_json({"error": exc.format_message(), "file": None, "detail": None,  # type: ignore[attr-defined]
-                       "exit_code": 2})
-            sys.exit(2)
-        if "Abort" in kinds:
-            sys.exit(130)
+        if not json_mode:
+            app()
+            return
+        from gcv.cli.output import emit_json
+
+        try:
+            code = app(standalone_mode=False)
+        except Exception as exc:  # typer ships its own click: match its exceptions by kind
+            kinds = {k.__name__ for k in type(exc).__mro__}
+            if "UsageError" in kinds:
+                emit_json({"error": exc.format_message(), "file": None, "detail": None,  # type: ignore[attr-defined]
+                           "exit_code": 2})
+                sys.exit(2)
+            if "Abort" in kinds:
+                sys.exit(130)
+            raise
+        sys.exit(code if isinstance(code, int) else 0)
+    except SystemExit:
         raise
-    sys.exit(code if isinstance(code, int) else 0)
+    except BaseException as exc:  # noqa: BLE001 - the one place every unhandled failure is reported
+        from gcv.cli.failures import report  # lazy: only on failure
+
+        sys.exit(report(exc, json_mode=json_mode))
 
 
 if __name__ == "__main__":

@@ -8,11 +8,13 @@ output (no colour codes when piped). Diagnostics for people go to stderr.
 from __future__ import annotations
 
 import json
+import re
 import sys
-from typing import Any, NoReturn
+from typing import Any, Iterable, NoReturn
 
 import typer
 from rich.console import Console
+from rich.segment import Segment
 from rich.markup import escape
 
 EXIT_OK = 0
@@ -20,13 +22,48 @@ EXIT_INVALID = 1
 EXIT_USAGE = 2
 
 
+# Characters that must never reach a terminal raw from a config, a request or a bundle: C0
+# controls except newline and tab (ESC starts ANSI sequences, CR rewrites a line, BEL rings),
+# DEL, C1 controls (0x9b is a one-byte CSI), and the bidirectional overrides that reorder
+# what a reader sees.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every terminal control character shown as an escape (``\\x1b``, ``\\r``)."""
+    return _UNSAFE.sub(_visible, text)
+
+
+class SafeConsole(Console):
+    """A rich console that escapes control characters in every string it renders (printed
+    text, table cells, titles), so user text cannot move the cursor, recolour, retitle or
+    clear the terminal. Rich's own styling is unaffected: it is added after this point."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Any:
+        return super().render_str(safe_text(text), **kwargs)  # before layout: widths stay right
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        # The last funnel (rich 15): every segment of text on its way out, Text objects built
+        # elsewhere included. Control segments are rich's own cursor moves; styles are added
+        # by the parent after this, so colours survive.
+        return super()._render_buffer(segment if segment.control else
+                                      Segment(safe_text(segment.text), segment.style, segment.control)
+                                      for segment in buffer)
+
+
 def console(*, stderr: bool = False) -> Console:
     """A fresh console bound to the current stdout/stderr (test runners swap them).
 
     Lines are never wrapped by us (``soft_wrap``): an id or a path printed on a line stays whole
-    in a log and in a copy; tables fit themselves to the width (``gcv.cli.tables``)."""
-    return Console(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=True,
-                   emoji=False)
+    in a log and in a copy; tables fit themselves to the width (``gcv.cli.tables``). Control
+    characters in what it renders are escaped (``SafeConsole``)."""
+    return SafeConsole(file=sys.stderr if stderr else sys.stdout, highlight=False, soft_wrap=True,
+                       emoji=False)
 
 
 def emit_json(obj: Any) -> None:

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gcv.contract.loading import GcvInputError, read_input_text
+
 ROLES = ("designer", "operator", "reviewer")
 # What each role may do (the API and the pages check these; the pages offer nothing else).
 ROLE_OF_ACTION = {
@@ -88,14 +90,14 @@ class Users:
 
 
 def load_users(path: Path) -> Users:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsersFileError(f"cannot read the users file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise UsersFileError(f"the users file {path} is not UTF-8 text") from None
+    try:  # a regular file under the users cap (no FIFO, no /dev/zero), UTF-8
+        data = tomllib.loads(read_input_text(path, "users"))
+    except GcvInputError as exc:
+        raise UsersFileError(f"cannot read the users file {path}: {exc.message}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsersFileError(f"the users file {path} is not TOML: {exc}") from None
+    except RecursionError:
+        raise UsersFileError(f"the users file {path} is not TOML: nested too deeply") from None
     unknown = set(data) - {"user"}
     if unknown:
         raise UsersFileError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; write each user as a [[user]] table")

@@ -17,6 +17,7 @@ import json
 import math
 import os
 import re
+import stat
 from json.decoder import scanstring
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,23 @@ from gcv.contract.models import BulletHellConfig
 
 DEFAULT_BASELINE = Path("artifacts") / "baselines" / "shrine_trial.json"
 _BOM = b"\xef\xbb\xbf"
+
+_MiB = 1 << 20
+# The largest file GCV reads for each kind of input (bytes). One table, stated in
+# docs/reliability.md: a bigger file is refused before it is read, so a 1 GiB file (or
+# /dev/zero) costs nothing. Each cap is far above any real document of its kind.
+INPUT_CAPS: dict[str, int] = {
+    "config": 16 * _MiB,        # a valid config is a few KB (at most 6 phases)
+    "goal": 1 * _MiB,
+    "inputs trace": 8 * _MiB,   # one run per input change; a 10-minute fight is well under 1 MiB
+    "request set": 16 * _MiB,   # per .jsonl file
+    "recording": 64 * _MiB,     # eval-requests --provider replay:PATH
+    "batch spec": 1 * _MiB,
+    "batch result": 64 * _MiB,  # gcv compare: a batch's summary.json
+    "users": 1 * _MiB,          # gcv serve --users
+    "telemetry": 32 * _MiB,     # written by an engine; a real one is tens of KB
+    "bundle": 272 * _MiB,       # a zip: the reader's 256 MiB content limit plus zip overhead
+}
 
 
 class GcvInputError(Exception):
@@ -244,30 +262,123 @@ def parse_json_text(text: str, file: str) -> Any:
     return data
 
 
-def load_json_file(path: str | os.PathLike[str]) -> Any:
-    """Read one strict-JSON file. Every failure is a ``GcvInputError``, never a traceback."""
-    name = str(path)
-    p = Path(path)
+_SPECIAL = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+            (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _not_regular(mode: int) -> str | None:
+    if stat.S_ISDIR(mode):
+        return "is a directory, expected a file"
+    if stat.S_ISREG(mode):
+        return None
+    what = next((label for test, label in _SPECIAL if test(mode)), "not a regular file")
+    return f"is {what}, not a regular file; GCV reads only regular files"
+
+
+def _size(n: int) -> str:
+    return f"{n / _MiB:.1f} MiB" if n >= _MiB else f"{n} bytes"
+
+
+def input_cap(kind: str) -> int:
+    """The size cap of one kind of input (``INPUT_CAPS``); KeyError names the known kinds."""
     try:
-        raw = p.read_bytes()
+        return INPUT_CAPS[kind]
+    except KeyError:
+        raise KeyError(f"unknown input kind {kind!r}; known: {', '.join(INPUT_CAPS)}") from None
+
+
+def check_input_file(path: str | os.PathLike[str], kind: str) -> int:
+    """Stat ``path`` without opening it: a regular file under the cap of ``kind``.
+
+    Returns its size; raises ``GcvInputError`` for a missing file, a directory, a FIFO, a
+    device, a socket or a file over the cap. Nothing is opened, so a FIFO cannot block.
+    """
+    name = str(path)
+    cap = input_cap(kind)
+    try:
+        st = os.stat(path)
     except FileNotFoundError:
         raise GcvInputError(name, "file not found") from None
-    except IsADirectoryError:
-        raise GcvInputError(name, "is a directory, expected a JSON file") from None
+    except PermissionError:
+        raise GcvInputError(name, "permission denied") from None
+    except (OSError, ValueError) as exc:  # ENOTDIR, ELOOP, ENAMETOOLONG, an embedded NUL
+        raise GcvInputError(name, f"cannot read file: {getattr(exc, 'strerror', None) or exc}") from None
+    why = _not_regular(st.st_mode)
+    if why:
+        raise GcvInputError(name, why)
+    if st.st_size > cap:
+        raise GcvInputError(name, f"is {_size(st.st_size)}; a {kind} file may be at most {_size(cap)}")
+    return st.st_size
+
+
+def read_input_bytes(path: str | os.PathLike[str], kind: str) -> bytes:
+    """The bytes of one input file: a regular file under the cap of ``kind`` (``INPUT_CAPS``).
+
+    Checked by ``stat`` before opening; opened with ``O_NONBLOCK`` (a FIFO swapped in after
+    the check cannot block) and checked again on the open descriptor; never reads more than
+    the cap plus one byte (a file that grows meanwhile is refused). Every failure is a
+    ``GcvInputError`` naming the file.
+    """
+    name = str(path)
+    cap = input_cap(kind)
+    check_input_file(path, kind)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
     except PermissionError:
         raise GcvInputError(name, "permission denied") from None
     except OSError as exc:
-        if p.is_dir():
-            raise GcvInputError(name, "is a directory, expected a JSON file") from None
         raise GcvInputError(name, f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        why = _not_regular(os.fstat(fd).st_mode)
+        if why:
+            raise GcvInputError(name, why)
+        chunks: list[bytes] = []
+        total = 0
+        while total <= cap:
+            chunk = os.read(fd, min(1 << 20, cap + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as exc:
+        raise GcvInputError(name, f"cannot read file: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if total > cap:
+        raise GcvInputError(name, f"is larger than {_size(cap)}, the most a {kind} file may be")
+    return b"".join(chunks)
+
+
+def decode_utf8(raw: bytes, file: str) -> str:
+    """UTF-8 text (a leading byte order mark is dropped); ``GcvInputError`` names the bad byte."""
     skip = len(_BOM) if raw.startswith(_BOM) else 0
     try:
-        text = raw[skip:].decode("utf-8")
+        return raw[skip:].decode("utf-8")
     except UnicodeDecodeError as exc:
         offset = exc.start + skip
-        raise GcvInputError(name, f"not UTF-8 text: byte 0x{raw[offset]:02x} at byte offset "
+        raise GcvInputError(file, f"not UTF-8 text: byte 0x{raw[offset]:02x} at byte offset "
                                   f"{offset} cannot be decoded") from None
-    return parse_json_text(text, name)
+
+
+def read_input_text(path: str | os.PathLike[str], kind: str) -> str:
+    """``read_input_bytes`` decoded as UTF-8."""
+    return decode_utf8(read_input_bytes(path, kind), str(path))
+
+
+def load_json_file(path: str | os.PathLike[str], kind: str = "config") -> Any:
+    """Read one strict-JSON file. Every failure is a ``GcvInputError``, never a traceback."""
+    return parse_json_text(read_input_text(path, kind), str(path))
+
+
+def json_kind(value: Any) -> str:
+    """How a JSON value reads in a message: "an array", "a string", "null"..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "an object", list: "an array", str: "a string", int: "a number",
+            float: "a number"}.get(type(value), type(value).__name__)
 
 
 def model_error(file: str, exc: ValidationError) -> GcvInputError:
@@ -279,8 +390,10 @@ def model_error(file: str, exc: ValidationError) -> GcvInputError:
     return GcvInputError(file, f"{first['msg']}{more}", json_path(loc))
 
 
-def _load_model(path: str | os.PathLike[str], model: type[BaseModel]) -> Any:
-    data = load_json_file(path)
+def _load_model(path: str | os.PathLike[str], model: type[BaseModel], kind: str) -> Any:
+    data = load_json_file(path, kind)
+    if not isinstance(data, dict):
+        raise GcvInputError(str(path), f"expected a JSON object, found {json_kind(data)}", "$")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -289,12 +402,12 @@ def _load_model(path: str | os.PathLike[str], model: type[BaseModel]) -> Any:
 
 def load_config(path: str | os.PathLike[str]) -> BulletHellConfig:
     """A ``gcv.bullet_hell/1`` config that passes the field-level schema."""
-    return _load_model(path, BulletHellConfig)
+    return _load_model(path, BulletHellConfig, "config")
 
 
 def load_goal(path: str | os.PathLike[str]) -> Goal:
     """A structured goal (``gcv.goal/1``)."""
-    return _load_model(path, Goal)
+    return _load_model(path, Goal, "goal")
 
 
 def find_repo_root(start: str | os.PathLike[str] | None = None) -> Path | None:

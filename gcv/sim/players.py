@@ -8,13 +8,13 @@ lives in ``gcv.sim.engine``; this module only parses and names them.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gcv.contract.canonical import content_hash
+from gcv.contract.loading import GcvInputError, load_json_file
 from gcv.sim.program import BOT_SKILLS
 
 INPUTS_FORMAT = "gcv.inputs/1"
@@ -80,12 +80,11 @@ def parse_player(text: str, *, base_dir: Path | None = None) -> dict[str, Any]:
 
 
 def load_trace(path: Path) -> InputsTrace:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise PlayerSpecError(f"cannot read inputs trace {path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PlayerSpecError(f"inputs trace {path} is not valid JSON: {exc}") from None
+    try:  # a regular file under the inputs-trace cap, strict JSON (deep nesting refused, not a crash)
+        data = load_json_file(path, "inputs trace")
+    except GcvInputError as exc:
+        where = f" (at {exc.path_in_doc})" if exc.path_in_doc else ""
+        raise PlayerSpecError(f"cannot read inputs trace {path}: {exc.message}{where}") from None
     try:
         return InputsTrace.model_validate(data)
     except Exception as exc:  # pydantic.ValidationError

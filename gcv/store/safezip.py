@@ -28,6 +28,9 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
+
+from gcv.contract.loading import GcvInputError, check_input_file
 
 CHUNK = 1 << 16
 
@@ -139,9 +142,9 @@ def _inside(root: Path, target: Path) -> bool:
         return False
 
 
-def _read_zip(path: Path, workdir: Path, limits: Limits) -> dict[str, bytes]:
+def _read_zip(path: Path, workdir: Path, limits: Limits, source: Any = None) -> dict[str, bytes]:
     try:
-        zf = zipfile.ZipFile(path)
+        zf = zipfile.ZipFile(source if source is not None else path)
     except (zipfile.BadZipFile, EOFError, ValueError) as exc:
         raise BundleReadError(f"{path.name} is not a readable zip archive (truncated or corrupted?): {exc}") from None
     with zf:
@@ -216,7 +219,15 @@ def read_bundle(path: Path, *, workdir: Path, limits: Limits = LIMITS) -> dict[s
         raise BundleReadError(f"{path} does not exist")
     if path.is_dir():
         return _read_dir(path, limits)
+    try:  # a zip must be a regular file under the bundle cap: a FIFO or /dev/zero would block or never end
+        check_input_file(path, "bundle")
+    except GcvInputError as exc:
+        raise BundleReadError(f"cannot read {path.name}: {exc.message}") from None
     try:
-        return _read_zip(path, workdir, limits)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # swapped after the check
+                raise BundleReadError(f"cannot read {path.name}: not a regular file")
+            return _read_zip(path, workdir, limits, fh)
     except OSError as exc:
         raise BundleReadError(f"cannot read {path.name}: {exc.strerror or exc}") from None

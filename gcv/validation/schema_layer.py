@@ -31,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from gcv.contract.jsonschema_check import config_validator, schema_errors
+from gcv.contract.jsonschema_check import BoundViolation, bound_violation, config_validator, schema_errors
 from gcv.contract.loading import json_path
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.types import DECIMALS_KEYWORD
@@ -285,12 +285,29 @@ def pydantic_issues(data: Any, exc: ValidationError, root: dict[str, Any]) -> li
     return issues
 
 
+def bound_issue(bound: BoundViolation, root: dict[str, Any]) -> ValidationIssue:
+    """One issue for a broken size bound: the field, the count and the allowed maximum."""
+    path = json_path(bound.parts)
+    if bound.what == "unknown fields":
+        allowed = describe(root, subschema(root, bound.parts))
+        message = (f"{path} has {bound.actual} fields the contract does not define; refused before "
+                   f"validation (more than {bound.allowed} unknown fields in one object)")
+        return ValidationIssue.make("schema.extra_field", path, bound.actual, allowed, message)
+    allowed = describe(root, subschema(root, bound.parts))
+    message = (f"{path} has {bound.actual} items; at most {bound.allowed} are allowed (refused before "
+               "validating the items)")
+    return ValidationIssue.make("schema.length", path, bound.actual, allowed, message)
+
+
 def check_schema(data: Any) -> tuple[LayerResult, BulletHellConfig | None]:
     """Run both schema checks on raw JSON data. Returns the layer result and the model."""
     if isinstance(data, BaseModel):
         data = data.model_dump(mode="json")
     validator = config_validator()
     root = validator.schema
+    bound = bound_violation(data, root)
+    if bound is not None:  # refused before the item-by-item validators see a huge document
+        return layer_result("schema", [bound_issue(bound, root)]), None
     try:
         js_errors = schema_errors(data, validator)
     except Exception as exc:  # noqa: BLE001 - a validator crash is reported, never raised

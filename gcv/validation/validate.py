@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from gcv.contract.canonical import config_hash
 from gcv.contract.goal import Goal
+from gcv.contract.jsonschema_check import bound_violation, config_validator
 from gcv.contract.loading import GcvInputError, model_error
 from gcv.contract.models import CONTRACT_ID, BulletHellConfig
 from gcv.validation.reference_layer import check_reference, parse_goal
@@ -54,7 +55,9 @@ def validate(baseline: Any, candidate: Any, goal: Any = None) -> ValidationRepor
         reason = "the schema layer failed; later layers need a well-formed candidate"
         layers += [skipped("reference", reason), skipped("rules", reason), skipped("safety", reason)]
         raw = candidate.model_dump(mode="json") if isinstance(candidate, BaseModel) else candidate
-        candidate_hash = _hash(raw)
+        # a document over a size bound is not hashed: refusing it must stay cheap
+        oversize = bound_violation(raw, config_validator().schema) is not None
+        candidate_hash = None if oversize else _hash(raw)
     else:
         candidate_hash = config_hash(cand)
         if goal is None:

@@ -203,7 +203,8 @@ def test_schema_enum() -> None:
 def test_schema_length() -> None:
     check(with_({"phases": []}), "schema.length", "$.phases", [], "list of 1..6 items")
     seven = with_({"phases": [copy.deepcopy(BASE["phases"][0]) for _ in range(7)]})
-    check(seven, "schema.length", "$.phases", seven["phases"])
+    # over its maxItems a list is refused before its items are validated; actual is the count
+    check(seven, "schema.length", "$.phases", 7, "list of 1..6 items")
     check(with_({"name": ""}), "schema.length", "$.name", "", "string of 1..120 characters")
 
 

@@ -158,10 +158,13 @@ def _read_batch(arg: str, json_mode: bool) -> dict[str, Any]:
     path = Path(arg)
     file = path / SUMMARY_FILE if path.is_dir() else path
     try:
-        data = load_json_file(file)
+        data = load_json_file(file, "batch result")
     except GcvInputError as exc:
         fail_usage(exc.message, json_mode=json_mode, file=str(file), role="batch result")
-    if not isinstance(data, dict) or not isinstance(data.get("summary"), list):
+    keys = ("config_label", "player", "engine", "config_hash")
+    if not isinstance(data, dict) or not isinstance(data.get("summary"), list) or not all(
+            isinstance(g, dict) and all(isinstance(g.get(k), str) for k in keys) and isinstance(g.get("metrics"), dict)
+            for g in data["summary"]):
         fail_usage(f"not a batch result: expected the summary.json of a `gcv batch` output folder "
                    f"(an object with a 'summary' list)", json_mode=json_mode, file=str(file), role="batch result")
     return {"path": str(file), "summary": data["summary"]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 from rich.markup import escape
@@ -32,7 +32,13 @@ def _capture_ticks(text: str | None, json_mode: bool) -> list[int]:
         if not 0 <= seconds <= 600:
             fail_usage(f"--capture: {part} s is outside 0..600 s", json_mode=json_mode)
         ticks.append(round(seconds * 60))
-    return sorted(set(ticks))
+    from engine_runners.protocol import MAX_CAPTURE_TICKS  # lazy: start-up time
+
+    ticks = sorted(set(ticks))
+    if len(ticks) > MAX_CAPTURE_TICKS:
+        fail_usage(f"--capture: {len(ticks)} distinct ticks; at most {MAX_CAPTURE_TICKS} frames per run",
+                   json_mode=json_mode, hint="capture fewer moments, for example --capture 10,20,30")
+    return ticks
 
 
 app = typer.Typer()
@@ -62,7 +68,14 @@ def sim(
     except GcvInputError as exc:
         fail_usage(exc.message, json_mode=json_mode, file=str(config_path), detail=exc.path_in_doc,
                    role="config")
-    report = validate(data, data)
+    from gcv.contract.loading import default_baseline_path, load_config  # lazy: start-up time
+    from gcv.validation.schema_layer import check_schema
+
+    try:  # the config is its own baseline; one that fails the schema is judged against the default one
+        base: Any = data if check_schema(data)[1] is not None else load_config(default_baseline_path())
+    except GcvInputError as exc:
+        fail_usage(exc.message, json_mode=json_mode, file=exc.file, detail=exc.path_in_doc, role="baseline")
+    report = validate(base, data)
     if not report.ok:
         if json_mode:
             emit_json({"error": "the config is invalid; nothing was simulated",

@@ -17,6 +17,8 @@ from gcv.cli.tables import Col, print_table
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
 
+MAX_DIFF_ROWS = 500  # human output; --json has every change
+
 
 def _show(value: Any, limit: int = 60) -> str:
     import json
@@ -100,7 +102,10 @@ def print_diff(changes: list[FieldChange], before: str, after: str) -> None:
         out.print(f"no differences between {escape(before)} and {escape(after)}")
         return
     print_table(out, [Col("path", "path"), Col("change", "id"), Col("before", "num"), Col("after", "num")],
-                [[change.path, change.kind, _show(change.before), _show(change.after)] for change in changes])
+                [[change.path, change.kind, _show(change.before), _show(change.after)]
+                 for change in changes[:MAX_DIFF_ROWS]])  # a terminal table of 200,000 rows would take minutes
+    if len(changes) > MAX_DIFF_ROWS:
+        out.print(f"... {len(changes) - MAX_DIFF_ROWS} more not shown (--json lists every change)", markup=False)
     out.print(f"{len(changes)} field{'s' if len(changes) != 1 else ''} differ")
 
 

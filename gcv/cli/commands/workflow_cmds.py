@@ -131,6 +131,12 @@ def _evidence(engine, state, json_mode: bool) -> dict[str, str]:
     except EvidenceError as exc:
         console(stderr=True).print(f"evidence not written: {exc}", markup=False)
         return {}
+    except OSError as exc:  # a full or read-only disk: the environment's failure, not a bug
+        where = f"{exc.filename}: " if exc.filename else ""
+        console(stderr=True).print(f"evidence not written: {where}{exc.strerror or exc}; the workflow itself is "
+                                   f"recorded; `gcv bundle {state.id}` and `gcv report {state.id}` write it "
+                                   "again once the disk is usable", markup=False)
+        return {}
     except Exception as exc:  # noqa: BLE001 - the workflow's result stands; say what failed
         console(stderr=True).print(f"evidence not written (internal error, please report): "
                                    f"{type(exc).__name__}: {exc}; the workflow itself is recorded in "

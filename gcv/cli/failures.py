@@ -1,0 +1,115 @@
+"""The last line of defence: any failure a command did not handle becomes one message and a
+documented exit code, never a traceback.
+
+``gcv.cli.app.main`` calls :func:`describe` for an exception that escaped a command:
+
+* exit 2 (``EXIT_USAGE``): an input file that cannot be used (``GcvInputError``);
+* exit 70 (``EXIT_ENVIRONMENT``, sysexits' EX_SOFTWARE): the environment or the workspace
+  failed: ``GCV_HOME`` is not a usable folder, the disk is full or read-only, the SQLite
+  catalog is corrupt or read-only, a workflow's files are missing or damaged, memory ran out;
+  and any other unexpected exception (then the message says it is a bug in GCV);
+* exit 130: interrupted (Ctrl-C, or SIGINT from a CI cancel).
+
+``GCV_DEBUG=1`` adds the traceback on stderr for a bug report.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from dataclasses import dataclass
+from typing import Any
+
+EXIT_USAGE = 2
+EXIT_ENVIRONMENT = 70
+EXIT_INTERRUPTED = 130
+DEBUG_ENV = "GCV_DEBUG"
+
+_OS_HINTS = {
+    errno.ENOSPC: "the disk is full; free space and run the command again (`gcv resume WF` continues a workflow)",
+    errno.EDQUOT: "the disk quota is exhausted; free space and run the command again",
+    errno.EFBIG: "a file grew beyond the allowed size (file size limit or disk full); free space and retry",
+    errno.EROFS: "the file system is read-only; set GCV_HOME to a writable folder",
+    errno.EACCES: "permission denied; set GCV_HOME to a folder you can write",
+    errno.EPERM: "operation not permitted; set GCV_HOME to a folder you can write",
+    errno.ENOTDIR: "a path component is a file, not a folder; check GCV_HOME",
+    errno.EEXIST: "a file is in the way of a folder GCV needs; check GCV_HOME",
+    errno.EIO: "an input/output error from the disk",
+}
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What to tell the person (``message``), which file (``file``), and the exit code."""
+
+    message: str
+    exit_code: int
+    file: str | None = None
+    kind: str = "environment"  # "input" | "environment" | "internal" | "interrupted"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"error": self.message, "file": self.file, "detail": None, "kind": self.kind,
+                "exit_code": self.exit_code}
+
+
+def _kinds(exc: BaseException) -> set[str]:
+    return {f"{k.__module__}.{k.__name__}" for k in type(exc).__mro__}
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def describe(exc: BaseException) -> Failure:
+    """The one-line failure for an exception no command handled."""
+    kinds = _kinds(exc)
+    if isinstance(exc, KeyboardInterrupt):
+        return Failure("interrupted", EXIT_INTERRUPTED, kind="interrupted")
+    if "gcv.contract.loading.GcvInputError" in kinds:
+        where = f" (at {exc.path_in_doc})" if getattr(exc, "path_in_doc", None) else ""  # type: ignore[attr-defined]
+        return Failure(f"{exc.file}: {exc.message}{where}", EXIT_USAGE, file=exc.file,  # type: ignore[attr-defined]
+                       kind="input")
+    if "gcv.store.errors.StoreError" in kinds:
+        return Failure(_one_line(str(exc)), EXIT_ENVIRONMENT, file=str(getattr(exc, "path", "") or "") or None)
+    if any(k.startswith("sqlite3.") for k in kinds):
+        return Failure(f"the workspace catalog failed: {_one_line(str(exc))}; if it is damaged or read-only, "
+                       "move catalog.sqlite away (or make it writable) and run `gcv reindex`", EXIT_ENVIRONMENT)
+    if isinstance(exc, MemoryError):
+        return Failure("out of memory", EXIT_ENVIRONMENT)
+    if isinstance(exc, OSError):
+        filename = exc.filename if isinstance(exc.filename, (str, bytes, os.PathLike)) else None
+        name = os.fsdecode(filename) if filename is not None else None
+        what = exc.strerror or _one_line(str(exc)) or type(exc).__name__
+        hint = _OS_HINTS.get(exc.errno or 0)
+        text = f"{name}: {what}" if name else what
+        return Failure(f"{text}{'; ' + hint if hint else ''}", EXIT_ENVIRONMENT, file=name)
+    detail = _one_line(str(exc))
+    return Failure(f"internal error (a bug in GCV): {type(exc).__name__}{': ' + detail if detail else ''}; "
+                   f"set {DEBUG_ENV}=1 for the traceback", EXIT_ENVIRONMENT, kind="internal")
+
+
+def report(exc: BaseException, *, json_mode: bool) -> int:
+    """Print the failure (one JSON object on stdout with ``--json``, one line on stderr
+    otherwise) and return its exit code. Never raises."""
+    import sys
+
+    failure = describe(exc)
+    if os.environ.get(DEBUG_ENV) and failure.kind != "interrupted":
+        import traceback
+
+        traceback.print_exception(exc, file=sys.stderr)
+    try:
+        if json_mode:
+            import json
+
+            sys.stdout.write(json.dumps(failure.as_dict(), ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+        else:
+            from gcv.cli.output import safe_text
+
+            sys.stderr.write(f"error: {safe_text(failure.message)}\n" if failure.kind != "interrupted"
+                             else "interrupted\n")
+            sys.stderr.flush()
+    except Exception:  # noqa: BLE001 - stdout/stderr gone (closed pipe): the exit code still says it
+        pass
+    return failure.exit_code
