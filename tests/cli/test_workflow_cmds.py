@@ -170,3 +170,23 @@ def test_status_and_propose_show_the_change_against_the_baseline_the_run_uses(cl
     assert code == 0 and preview["baseline"] == "registry v2"
     (change,) = preview["change"]
     assert (change["path"], change["before"], change["percent"]) == ("$.phases[1].pattern.bullet_speed", 2.34, 10.0)
+
+
+@pytest.mark.slow
+def test_a_passing_change_whose_evidence_cannot_be_written_exits_70(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build machine must not read 0 when the report and the bundle are missing (full disk);
+    the workflow itself stays recorded as evidence_ready and `gcv bundle` can write them later."""
+    import errno
+
+    import gcv.evidence.finalize as finalize
+
+    def full_disk(ws, wf_id):  # noqa: ANN001, ANN202 - stands in for a write that hits ENOSPC
+        raise OSError(errno.ENOSPC, "No space left on device", str(ws.root / "workflows" / wf_id / "evidence"))
+
+    monkeypatch.setattr(finalize, "finalize_evidence", full_disk)
+    code, out = cli("run", "make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive", "--yes")
+    assert out["status"] == "evidence_ready"
+    assert out["evidence_written"] is False and out["evidence"] == {}
+    assert code == out["exit_code"] == 70
+    code, status = cli("status", out["workflow_id"])
+    assert code == 0 and status["status"] == "evidence_ready"

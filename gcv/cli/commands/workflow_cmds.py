@@ -15,6 +15,7 @@ from typing import Any, NoReturn, Optional
 import typer
 from rich.text import Text
 
+from gcv.cli.failures import EXIT_ENVIRONMENT
 from gcv.cli.output import console, emit_json, fail_usage
 from gcv.cli.tables import Col, print_table
 
@@ -119,8 +120,9 @@ def _ran(requested: str, used: list[str]) -> str:
     return ", ".join(used) + ("" if used == [requested] else f" (asked {requested})")
 
 
-def _evidence(engine, state, json_mode: bool) -> dict[str, str]:
-    """Write the report and the bundle at the end of the loop (never fails the run)."""
+def _evidence(engine, state, json_mode: bool) -> dict[str, str] | None:
+    """Write the report and the bundle at the end of the loop; None when they could not be
+    written (the workflow's result stands and is recorded; the caller's exit code says so)."""
     if state.status == "awaiting_authorization":
         return {}
     from gcv.evidence.collect import EvidenceError
@@ -130,30 +132,35 @@ def _evidence(engine, state, json_mode: bool) -> dict[str, str]:
         paths = finalize_evidence(engine.ws, state.id)
     except EvidenceError as exc:
         console(stderr=True).print(f"evidence not written: {exc}", markup=False)
-        return {}
+        return None
     except OSError as exc:  # a full or read-only disk: the environment's failure, not a bug
         where = f"{exc.filename}: " if exc.filename else ""
         console(stderr=True).print(f"evidence not written: {where}{exc.strerror or exc}; the workflow itself is "
                                    f"recorded; `gcv bundle {state.id}` and `gcv report {state.id}` write it "
                                    "again once the disk is usable", markup=False)
-        return {}
+        return None
     except Exception as exc:  # noqa: BLE001 - the workflow's result stands; say what failed
         console(stderr=True).print(f"evidence not written (internal error, please report): "
                                    f"{type(exc).__name__}: {exc}; the workflow itself is recorded in "
                                    f"{engine.ws.workflow_dir(state.id).root}", markup=False)
-        return {}
+        return None
     return {name: str(path) for name, path in paths.items()}
 
 
 def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_report: bool = False) -> None:
-    paths = _evidence(engine, state, json_mode) if evidence else {}
+    written = _evidence(engine, state, json_mode) if evidence else {}
+    paths = written or {}
+    # A change that passed but whose evidence could not be written must not look like a success
+    # to a build machine: exit 70 (the environment), the workflow stays recorded.
+    exit_code = EXIT_ENVIRONMENT if written is None and state.status.exit_code == 0 else state.status.exit_code
     opened: dict[str, Any] = {}
     if open_report:
         from gcv.cli.browser import open_in_browser  # lazy: only for --open
 
         opened["opened"] = open_in_browser(Path(paths["report"])) if paths.get("report") else False
     if json_mode:
-        emit_json({**summary_object(engine, state), "evidence": paths, **opened, "exit_code": state.status.exit_code})
+        emit_json({**summary_object(engine, state), "evidence": paths, **opened, "evidence_written": written is not None,
+                   "exit_code": exit_code})
     else:
         _print_summary(engine, state)
         con = console()
@@ -164,7 +171,7 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_repor
         if paths.get("bundle"):
             con.print(f"bundle: {paths['bundle']}", markup=False, soft_wrap=True)
             con.print(f"verify: gcv verify {paths['bundle']} --replay", markup=False, soft_wrap=True)
-    raise typer.Exit(state.status.exit_code)
+    raise typer.Exit(exit_code)
 
 
 def _advance(engine, wf_id: str, json_mode: bool):
