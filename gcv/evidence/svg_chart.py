@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from typing import Literal, Sequence
-from xml.sax.saxutils import escape as _xml_escape
 
 FONT_FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
 TEXT_COLOR = "#1f2937"
@@ -31,7 +30,7 @@ _INTEGER_STEPS = (1.0, 2.0, 5.0, 10.0)
 
 def esc(text: object) -> str:
     """Text for an SVG element or attribute."""
-    return _xml_escape(str(text), {'"': "&quot;"})
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def num(value: float) -> str:
