@@ -40,8 +40,10 @@ def num(value: float) -> str:
 
 
 def nice_ticks(lo: float, hi: float, *, max_ticks: int = 6, integer: bool = False) -> list[float]:
-    """Tick values covering ``[lo, hi]`` at a step of 1, 2, 2.5 or 5 times a power of ten
-    (1, 2 or 5 with ``integer``, never below 1), at most ``max_ticks`` + 1 of them."""
+    """Tick values inside ``[lo, hi]`` at a step of 1, 2, 2.5 or 5 times a power of ten (1, 2
+    or 5 with ``integer``, never below 1): the finest such step that gives at most
+    ``max_ticks`` + 1 ticks; where that step leaves fewer than two, the next finer one (an
+    axis always shows at least two values)."""
     if not (math.isfinite(lo) and math.isfinite(hi)):
         raise ValueError(f"tick range must be finite, got [{lo}, {hi}]")
     if max_ticks < 2:
@@ -50,18 +52,27 @@ def nice_ticks(lo: float, hi: float, *, max_ticks: int = 6, integer: bool = Fals
         lo, hi = hi, lo
     if hi == lo:
         hi = lo + 1
-    raw = (hi - lo) / (max_ticks - 1)
-    magnitude = 10.0 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (_INTEGER_STEPS if integer else _STEPS) if m * magnitude >= raw * (1 - 1e-9))
+    exponent = math.floor(math.log10((hi - lo) / (max_ticks - 1)))
     if integer:
-        step = max(1.0, float(math.ceil(step)))
-    first = math.floor(lo / step + 1e-9)
-    last = math.ceil(hi / step - 1e-9)
-    while last - first > max_ticks:  # a rounding corner: widen the step once more
-        step *= 2
-        first, last = math.floor(lo / step + 1e-9), math.ceil(hi / step - 1e-9)
-    ticks = [round(k * step, 10) for k in range(first, last + 1)]
-    return [t for t in ticks if lo - step * 1e-9 <= t <= hi + step * 1e-9]
+        steps = sorted({m * 10.0 ** e for e in range(0, max(exponent, 0) + 2) for m in _INTEGER_STEPS[:-1]})
+    else:
+        steps = sorted({m * 10.0 ** e for e in range(exponent - 2, exponent + 2) for m in _STEPS[:-1]})
+
+    tol = 1e-9 * (hi - lo)  # float rounding at the edges of the range
+
+    def ticks_for(step: float) -> list[float]:
+        first, last = math.ceil((lo - tol) / step), math.floor((hi + tol) / step)
+        return [round(k * step, 10) for k in range(first, last + 1)]
+
+    chosen: list[float] = []
+    for step in steps:  # finest first
+        ticks = ticks_for(step)
+        if len(ticks) <= max_ticks + 1:
+            if len(ticks) >= 2 or not chosen:
+                chosen = ticks
+            break
+        chosen = ticks
+    return chosen
 
 
 def tick_label(value: float) -> str:
