@@ -1,4 +1,4 @@
-"""The report's charts, drawn as SVG text by ``gcv.evidence.svg_chart`` (no matplotlib).
+"""The report's charts, drawn as SVG text by ``gcv.svg_chart`` (no matplotlib).
 
 Deterministic by construction: the same telemetry gives the same bytes (fixed sizes and
 colours, numbers rounded to two decimals, clip-path ids from the chart's name, no date), so
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Sequence
 
-from gcv.evidence.svg_chart import Axes, Chart
+from gcv.svg_chart import Axes, Chart
 
 BASE_COLOR = "#64748b"
 CAND_COLOR = "#2563eb"

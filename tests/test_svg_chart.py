@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gcv.evidence import plots
-from gcv.evidence.svg_chart import Chart, esc, nice_ticks, num, tick_label
+from gcv.svg_chart import Chart, esc, nice_ticks, num, tick_label
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -161,3 +161,18 @@ def test_population_chart_has_three_panels_with_intervals() -> None:
     assert {"Survival rate", "Hits per run (mean)", "Hits per run (p90)", "bot:novice", "bot:expert"} <= set(texts(root))
     errs = [p for p in root.iter(f"{SVG}path") if p.get("stroke") == "#334155"]
     assert len(errs) == 3 * 2 * 2  # every bar of every panel has its interval
+
+
+def test_no_module_imports_matplotlib() -> None:
+    """matplotlib is no longer a dependency (a fresh install lacks it): nothing may import it."""
+    import ast
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    offenders = []
+    for path in sorted((repo / "gcv").rglob("*.py")) + sorted((repo / "engine_runners").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offenders += [f"{path.relative_to(repo)}:{node.lineno}" for n in names if n.split(".")[0] == "matplotlib"]
+    assert not offenders, offenders

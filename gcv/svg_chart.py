@@ -1,10 +1,12 @@
-"""A small SVG chart writer for the report: axes, ticks, grid, labels, legend, title.
+"""A small SVG chart writer: axes, ticks, grid, labels, legend, title (no matplotlib).
 
 Pure Python and deterministic: the same calls give the same bytes (no ids from a random
 source, no dates, numbers rounded to two decimals), so a report inside a bundle hashes the
 same each time it is rebuilt. It draws exactly what the report needs (lines, post-steps,
 horizontal reference lines, grouped bars with value labels and error bars) and nothing
-more; ``gcv.evidence.plots`` composes the report's charts from it. Text stays text (a font
+more; ``gcv.evidence.plots`` composes the report's charts from it and
+``gcv.analysis.frames`` the safe-area chart of ``gcv fair``. It imports nothing of gcv (the
+lowest layer), so any layer may draw with it. Text stays text (a font
 stack, no outlines), as the report's charts always were.
 
 Coordinates: a ``Chart`` is ``width`` x ``height`` SVG pixels; an ``Axes`` is a box inside
@@ -110,6 +112,7 @@ class Axes:
         self.grid_x = True
         self.grid_y = True
         self.title = ""
+        self.title_pad = 8.0  # pixels between the plotting box and the title's baseline
         self.xlabel = ""
         self.ylabel = ""
         self.data: list[str] = []
@@ -216,6 +219,32 @@ class Axes:
                                     f'font-size="{num(value_size)}" text-anchor="middle">{esc(tick_label(h))}</text>')
         self._legend(label, LegendEntry(label or "", color, "patch"))
 
+    def vspan(self, x0: float, x1: float, *, color: str, opacity: float = 0.15) -> None:
+        """A shaded band over the whole height between two x values (a phase, a warm-up)."""
+        a, b = sorted((self.px(x0), self.px(x1)))
+        self.data.append(f'<rect x="{num(a)}" y="{num(self.top)}" width="{num(b - a)}" '
+                         f'height="{num(self.bottom - self.top)}" fill="{color}" fill-opacity="{num(opacity)}"/>')
+
+    def vline(self, x: float, *, color: str, width: float = 1.2, label: str | None = None) -> None:
+        """A vertical line over the whole height (a moment)."""
+        self.data.append(f'<line x1="{num(self.px(x))}" y1="{num(self.top)}" x2="{num(self.px(x))}" '
+                         f'y2="{num(self.bottom)}" stroke="{color}" stroke-width="{num(width)}"/>')
+        self._legend(label, LegendEntry(label or "", color, "line", width))
+
+    def marker(self, x: float, y: float, *, color: str, size: float = 5.0) -> None:
+        """A downward triangle with its tip on (x, y) (a minimum)."""
+        cx, cy, h = self.px(x), self.py(y), size
+        self.overlay.append(f'<path d="M{num(cx)},{num(cy)}L{num(cx - h / 2)},{num(cy - h)}'
+                            f'L{num(cx + h / 2)},{num(cy - h)}Z" fill="{color}"/>')
+
+    def text(self, x: float, y: float, content: str, *, dy: float = 0.0, size: float | None = None,
+             color: str | None = None, anchor: Literal["start", "middle", "end"] = "middle") -> None:
+        """Text at a data position, ``dy`` pixels below it (negative: above); not clipped."""
+        size_attr = f' font-size="{num(size)}"' if size else ""
+        fill_attr = f' fill="{color}"' if color else ""
+        self.overlay.append(f'<text x="{num(self.px(x))}" y="{num(self.py(y) + dy)}" text-anchor="{anchor}"'
+                            f'{size_attr}{fill_attr}>{esc(content)}</text>')
+
     def legend(self, loc: Literal["upper left", "lower left"] = "upper left", ncols: int = 1) -> None:
         self.legend_loc = loc
         self.legend_ncols = max(1, ncols)
@@ -262,7 +291,7 @@ class Axes:
             out.append(f'<text x="{num(self.px(t))}" y="{num(self.bottom + 5 + size)}" '
                        f'text-anchor="middle">{esc(label)}</text>')
         if self.title:
-            out.append(f'<text x="{num((self.left + self.right) / 2)}" y="{num(self.top - 8)}" '
+            out.append(f'<text x="{num((self.left + self.right) / 2)}" y="{num(self.top - self.title_pad)}" '
                        f'font-size="{num(size * 1.1)}" font-weight="bold" text-anchor="middle">{esc(self.title)}</text>')
         if self.xlabel:
             out.append(f'<text x="{num((self.left + self.right) / 2)}" y="{num(self.bottom + 8 + 2.2 * size)}" '
