@@ -56,7 +56,8 @@ def nice_ticks(lo: float, hi: float, *, max_ticks: int = 6, integer: bool = Fals
         hi = lo + 1
     exponent = math.floor(math.log10((hi - lo) / (max_ticks - 1)))
     if integer:
-        steps = sorted({m * 10.0 ** e for e in range(0, max(exponent, 0) + 2) for m in _INTEGER_STEPS[:-1]})
+        steps = sorted({m * 10.0 ** e for e in range(max(exponent - 2, 0), max(exponent, 0) + 2)
+                        for m in _INTEGER_STEPS[:-1]})
     else:
         steps = sorted({m * 10.0 ** e for e in range(exponent - 2, exponent + 2) for m in _STEPS[:-1]})
 

@@ -55,6 +55,8 @@ def test_nice_ticks_known_values() -> None:
     assert nice_ticks(0, 1.05, max_ticks=3) == [0, 0.5, 1.0]
     assert nice_ticks(0, 1.05, max_ticks=6) == [0, 0.2, 0.4, 0.6, 0.8, 1.0]
     assert nice_ticks(0, 3.4, max_ticks=7, integer=True) == [0, 1, 2, 3]
+    # a wide integer range never tries a step of 1 (that was ten million candidate ticks)
+    assert nice_ticks(0, 1e7, integer=True) == [0, 2e6, 4e6, 6e6, 8e6, 1e7]
     assert nice_ticks(5, 5, max_ticks=2) == [5, 5.5, 6]  # an empty range still gets an axis
     with pytest.raises(ValueError, match="finite"):
         nice_ticks(0, math.inf)
