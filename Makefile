@@ -1,38 +1,59 @@
 # Two entry points for a fresh machine: `make demo` (the main job, offline, embedded
-# defaults) and `make test` (the whole suite). Both create .venv and install on first use.
+# defaults) and `make test` (the whole suite). Both create .venv and install on first use,
+# from the lock files in requirements/ (pip-compile output of pyproject.toml): a fresh machine
+# gets exactly the tested set. `make lock` regenerates them after a dependency change.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-demo
+TEST_STAMP := $(VENV)/.installed-test
+PIP_COMPILE := CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --no-emit-index-url \
+	--no-emit-find-links --no-emit-trusted-host --strip-extras --allow-unsafe
 
-.PHONY: demo test test-fast bench vectors schemas clean
+.PHONY: demo test test-fast bench vectors schemas lock clean
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev,anthropic,dask]'
-	touch $(STAMP)
+
+# the demo's light set: the core dependencies only (no pandas/pyarrow, no test tools)
+$(DEMO_STAMP): requirements/demo.txt pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements/demo.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+# everything the tests need: the core plus the dev, anthropic, dask and tables extras
+$(TEST_STAMP): requirements/test.txt pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements/test.txt
+	$(BIN)/pip install --quiet --no-deps -e '.[dev,anthropic,dask,tables]'
+	touch $@
 
 REQUEST ?= make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS at 55 or above
 
-demo: $(STAMP)
+demo: $(DEMO_STAMP)
 	$(BIN)/gcv run "$(REQUEST)" --yes
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/pytest
 
 # day-to-day subset: no slow and no toolchain tests
-test-fast: $(STAMP)
+test-fast: $(TEST_STAMP)
 	$(BIN)/pytest -m "not slow and not toolchain"
 
-bench: $(STAMP)
+bench: $(DEMO_STAMP)
 	$(BIN)/python benchmarks/bench_sim.py
 
-vectors: $(STAMP)
+vectors: $(DEMO_STAMP)
 	$(BIN)/python -m gcv.simio.golden_files --write artifacts/vectors
 
-schemas: $(STAMP)
+schemas: $(DEMO_STAMP)
 	$(BIN)/gcv schema export
+
+# after editing the dependencies in pyproject.toml (pins kept where still valid; add
+# PIP_COMPILE_ARGS=--upgrade to move every pin to the newest allowed release)
+lock: $(TEST_STAMP)
+	$(PIP_COMPILE) $(PIP_COMPILE_ARGS) -o requirements/demo.txt pyproject.toml
+	$(PIP_COMPILE) $(PIP_COMPILE_ARGS) --extra dev --extra anthropic --extra dask --extra tables \
+		-o requirements/test.txt pyproject.toml
 
 clean:
 	rm -rf $(VENV) .gcv .pytest_cache .hypothesis

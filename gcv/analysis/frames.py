@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from gcv.analysis.grid import Grid
 from gcv.analysis.report import FairnessReport
 from gcv.simio.render import ARENA, BACKGROUND, BOSS, GRID, HUD_HEIGHT, PHASE_COLORS, PX_PER_UNIT, TEXT
+from gcv.svg_chart import Chart
 
 SAFE = (40, 150, 90)
 REACH_HIT = (235, 60, 60)
@@ -111,43 +112,30 @@ def png_bytes(img: Image.Image) -> bytes:
 
 def safe_area_svg(report: FairnessReport) -> str:
     """The safe-area curve as SVG: phases shaded, each phase's minimum marked, the unfair tick
-    (if any) drawn as a red line. Deterministic (fixed hash salt, no date, text as text)."""
-    import matplotlib  # noqa: F401  (only the object API is used; no global backend)
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-    from matplotlib.figure import Figure
-
+    (if any) drawn as a red line. Deterministic (no date, no random ids, text as text)."""
     sa = report.safe_area
-    rc = {"svg.hashsalt": CHART_SALT, "svg.fonttype": "none", "font.family": "DejaVu Sans",
-          "font.size": 9, "axes.spines.top": False, "axes.spines.right": False}
-    with matplotlib.rc_context(rc):
-        fig = Figure(figsize=(8.0, 3.2), dpi=100)
-        fig.subplots_adjust(left=0.08, right=0.98, top=0.80, bottom=0.16)
-        FigureCanvasSVG(fig)
-        ax = fig.add_subplot(1, 1, 1)
-        curve = np.array(sa.curve_milli, dtype=np.float64) / 10.0
-        seconds = np.arange(curve.size) / 60.0
-        for k, ph in enumerate(sa.phases):
-            colour = "#%02x%02x%02x" % PHASE_COLORS[k % len(PHASE_COLORS)]
-            ax.axvspan(ph.start_tick / 60, ph.end_tick / 60, color=colour, alpha=0.12, linewidth=0)
-            ax.text((ph.start_tick + ph.end_tick) / 120, 101, ph.phase_id, ha="center", va="bottom", fontsize=8)
-            if ph.ticks_considered:
-                ax.plot([ph.min_tick / 60], [ph.min_milli / 10], marker="v", color="#b91c1c", markersize=5)
-                ax.annotate(f"{ph.min_milli / 10:.1f}%", (ph.min_tick / 60, ph.min_milli / 10),
-                            textcoords="offset points", xytext=(0, -12), ha="center", fontsize=7,
-                            color="#b91c1c")
-        if sa.warmup_ticks:
-            ax.axvspan(0, min(sa.warmup_ticks, curve.size) / 60, color="#94a3b8", alpha=0.18, linewidth=0)
-        ax.plot(seconds, curve, color="#2563eb", linewidth=1.0)
-        if report.unfair is not None:
-            ax.axvline(report.unfair.tick / 60, color="#dc2626", linewidth=1.2)
-        ax.set_xlim(0, max(report.fight_ticks, 1) / 60)
-        ax.set_ylim(0, 100)
-        ax.set_xlabel("fight time (s)")
-        ax.set_ylabel("safe area (% of arena)")
-        ax.set_title(f"{report.config_name}: reachable and not hit ({report.verdict})", fontsize=10, pad=16)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-    return buf.getvalue().decode("utf-8")
+    chart = Chart(800, 320, font_size=12, salt=CHART_SALT)
+    ax = chart.add_axes(0.08, 0.2, 0.98, 0.84)
+    ax.set_xlim(0, max(report.fight_ticks, 1) / 60)
+    ax.set_ylim(0, 100)
+    for k, ph in enumerate(sa.phases):
+        colour = "#%02x%02x%02x" % PHASE_COLORS[k % len(PHASE_COLORS)]
+        ax.vspan(ph.start_tick / 60, ph.end_tick / 60, color=colour, opacity=0.12)
+        ax.text((ph.start_tick + ph.end_tick) / 120, 100, ph.phase_id, dy=-4, size=10.5)
+        if ph.ticks_considered:
+            ax.marker(ph.min_tick / 60, ph.min_milli / 10, color="#b91c1c", size=6)
+            ax.text(ph.min_tick / 60, ph.min_milli / 10, f"{ph.min_milli / 10:.1f}%", dy=13, size=9.5,
+                    color="#b91c1c")
+    if sa.warmup_ticks:
+        ax.vspan(0, min(sa.warmup_ticks, len(sa.curve_milli)) / 60, color="#94a3b8", opacity=0.18)
+    ax.line([t / 60 for t in range(len(sa.curve_milli))], [v / 10 for v in sa.curve_milli], color="#2563eb",
+            width=1.0)
+    if report.unfair is not None:
+        ax.vline(report.unfair.tick / 60, color="#dc2626", width=1.2)
+    ax.xlabel, ax.ylabel = "fight time (s)", "safe area (% of arena)"
+    ax.title = f"{report.config_name}: reachable and not hit ({report.verdict})"
+    ax.title_pad = 22.0  # above the phase names
+    return chart.svg()
 
 
 def sparkline(values: list[int], width: int = 48, lo: int = 0, hi: int = 1000) -> str:

@@ -51,7 +51,7 @@ class BatchOutcome:
     counts: dict[str, int]
     summary: list[dict[str, Any]]
     gate: GateResult
-    paths: dict[str, str]
+    paths: dict[str, str | None]  # "parquet" is None without the `tables` extra
     rows: list[dict[str, Any]]            # the table (every attempt, matrix order)
     notes: list[str] = field(default_factory=list)
     elapsed_seconds: float = 0.0
@@ -177,7 +177,9 @@ def run_job(resolved: ResolvedBatch, *, executor: str = "local", workers: int = 
     new_rows = all_rows[len(existing):]
     table = res.table_rows(all_rows, order)
     finals = res.final_rows(table)
-    paths = {k: str(v) for k, v in res.write_table(out, table).items()}
+    paths = {k: None if v is None else str(v) for k, v in res.write_table(out, table).items()}
+    if paths["parquet"] is None:
+        notes.append(res.PARQUET_MISSING)
     summary = summarize(finals, matrix.cells)
     rules = list(resolved.gate_rules) + list(fail_if or [])
     gate = evaluate_gate(rules, summary)

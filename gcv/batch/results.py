@@ -4,8 +4,10 @@ Files in the output folder::
 
     batch.json       manifest: spec, matrix digest, cell count (written before any run)
     results.jsonl    the log: one JSON row per attempt, appended and flushed as rows arrive
-    results.parquet  the table (pyarrow), written atomically (temporary name + rename)
-    results.csv      the same table as CSV, written atomically
+    results.parquet  the table (pyarrow), written atomically (temporary name + rename); only
+                     with the ``tables`` extra installed (pandas, pyarrow)
+    results.csv      the same table as CSV, written atomically (always: without the extra,
+                     by the standard library's csv writer, the same columns and values)
     summary.json     per-group statistics, the gate and the counts
     runs/<cell>/a<N>/  request, telemetry and log of out-of-process engine runs
 
@@ -24,6 +26,8 @@ In the table, ``final`` marks the row that counts for its cell (its latest attem
 
 from __future__ import annotations
 
+import csv
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -41,6 +45,9 @@ RESULTS_CSV = "results.csv"
 SUMMARY_FILE = "summary.json"
 MANIFEST_FILE = "batch.json"
 OK_STATUSES = ("completed", "died")
+TABLES_EXTRA = "tables"
+PARQUET_MISSING = (f"results.parquet not written: Parquet needs pandas and pyarrow, the `{TABLES_EXTRA}` extra "
+                   f"(pip install 'gcv[{TABLES_EXTRA}]'); results.csv and results.jsonl hold the same table")
 
 
 def flatten_telemetry(telemetry: dict[str, Any]) -> dict[str, Any]:
@@ -182,15 +189,9 @@ def table_rows(rows: list[dict[str, Any]], order: dict[str, int]) -> list[dict[s
 
 def to_frame(rows: list[dict[str, Any]]) -> Any:
     """A pandas DataFrame with a stable column order and nullable Arrow-backed types."""
-    import pandas as pd
+    import pandas as pd  # the `tables` extra: only when a Parquet table is written
 
-    columns = list(TABLE_COLUMNS_FIRST)
-    extra: dict[str, None] = {}
-    for row in rows:
-        for key in row:
-            if key not in TABLE_COLUMNS_FIRST:
-                extra.setdefault(key, None)
-    columns += list(extra)
+    columns = table_columns(rows)
     frame = pd.DataFrame.from_records(rows, columns=columns)
     if rows:
         frame = frame.convert_dtypes(dtype_backend="pyarrow")
@@ -215,13 +216,49 @@ def _atomic(path: Path, write: Any) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def write_table(directory: Path, rows: list[dict[str, Any]]) -> dict[str, Path]:
-    """Write the Parquet and CSV tables atomically; return their paths."""
+def parquet_available() -> bool:
+    """Whether the ``tables`` extra (pandas and pyarrow) is installed."""
+    return all(importlib.util.find_spec(name) is not None for name in ("pandas", "pyarrow"))
+
+
+def table_columns(rows: list[dict[str, Any]]) -> list[str]:
+    """The table's columns: the cell columns first, then every other key in first-seen order."""
+    extra: dict[str, None] = {}
+    for row in rows:
+        for key in row:
+            if key not in TABLE_COLUMNS_FIRST:
+                extra.setdefault(key, None)
+    return list(TABLE_COLUMNS_FIRST) + list(extra)
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    """The CSV table without pandas: the same columns in the same order; a missing value is
+    an empty field, booleans are ``True``/``False``, numbers as Python prints them."""
+    columns = table_columns(rows)
+
+    def write(p: Path) -> None:
+        with open(p, "w", encoding="utf-8", newline="") as fh:
+            writer = csv.writer(fh, lineterminator=os.linesep)
+            writer.writerow(columns)
+            for row in rows:
+                writer.writerow(["" if row.get(c) is None else row[c] for c in columns])
+
+    _atomic(path, write)
+
+
+def write_table(directory: Path, rows: list[dict[str, Any]]) -> dict[str, Path | None]:
+    """Write the Parquet and CSV tables atomically; return their paths. Without the
+    ``tables`` extra only the CSV is written (``"parquet": None``; see ``PARQUET_MISSING``)
+    and a Parquet file of an earlier run is removed rather than left disagreeing."""
+    parquet, csv_path = directory / RESULTS_PARQUET, directory / RESULTS_CSV
+    if not parquet_available():
+        write_csv(csv_path, rows)
+        parquet.unlink(missing_ok=True)
+        return {"parquet": None, "csv": csv_path}
     frame = to_frame(rows)
-    parquet, csv = directory / RESULTS_PARQUET, directory / RESULTS_CSV
     _atomic(parquet, lambda p: frame.to_parquet(p, engine="pyarrow", index=False))
-    _atomic(csv, lambda p: frame.to_csv(p, index=False))
-    return {"parquet": parquet, "csv": csv}
+    _atomic(csv_path, lambda p: frame.to_csv(p, index=False))
+    return {"parquet": parquet, "csv": csv_path}
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -45,9 +45,9 @@ def _version(dist: str) -> str | None:
 
 
 def tool_versions() -> dict[str, Any]:
-    """What produced the bundle; frame bytes depend on Pillow, plots on matplotlib."""
+    """What produced the bundle; frame bytes depend on Pillow (charts are gcv's own SVG)."""
     return {"name": "gcv", "version": gcv.__version__, "python": platform.python_version(),
-            "numpy": _version("numpy"), "pillow": _version("pillow"), "matplotlib": _version("matplotlib")}
+            "numpy": _version("numpy"), "pillow": _version("pillow")}
 
 
 def engines_used(ev: Evidence) -> list[dict[str, Any]]:

@@ -1,7 +1,7 @@
 """The evidence report: one self-contained HTML file a reviewer can open anywhere.
 
 No network, no scripts, no fonts or styles from elsewhere: CSS is inline, frames are
-``data:image/png`` URIs, charts are matplotlib SVGs as ``data:image/svg+xml`` URIs (so
+``data:image/png`` URIs, charts are SVGs (``gcv.evidence.plots``) as ``data:image/svg+xml`` URIs (so
 their ids cannot collide). It renders from an ``Evidence`` (``gcv.evidence.collect``), the
 same in-memory bundle the verifier reads, so the report inside a bundle and the one
 ``gcv report`` writes are the same document. Output is deterministic: times come from
@@ -549,8 +549,6 @@ class _Report:
     def plots_section(self) -> str:
         if not self.base_tel or not self.run_rounds:
             return '<p class="muted">No runs to chart.</p>'
-        if not plots.available():
-            return '<p class="muted">Charts need matplotlib, which is not installed.</p>'
         final_no = self.final_no or self.run_rounds[-1]
         ev = self.any_evaluation() or {}
         targets = ev.get("targets") or {}

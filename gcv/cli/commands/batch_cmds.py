@@ -123,7 +123,8 @@ def print_summary(outcome: Any, spec_path: Path) -> None:
                   f"{escape(failure['engine'])}: {escape(failure['condition'])} ({escape(values)}) "
                   f"[{escape(failure['origin'])}]")
     for key in ("parquet", "csv", "log", "summary"):
-        out.print(f"{key}: {outcome.paths[key]}", markup=False)
+        if outcome.paths[key] is not None:  # no Parquet without the `tables` extra (a note says so)
+            out.print(f"{key}: {outcome.paths[key]}", markup=False)
     verdict = {0: "[green]passed[/]", 8: "[red]gate failed[/] (exit 8)", 9: "[red]cells errored[/] (exit 9)",
                130: "[yellow]interrupted[/] (exit 130; --resume continues)"}[outcome.exit_code]
     out.print(f"batch {verdict}")
