@@ -21,11 +21,6 @@ LIMIT_DASH = "1.5,3"
 OTHER_DASH = "6,3"
 
 
-def available() -> bool:
-    """Charts are always available: they need no optional library."""
-    return True
-
-
 def _cached(draw: Callable[..., str]) -> Any:
     """Identical inputs reuse the SVG (a report and its bundle draw the same charts)."""
     cache: dict[str, str] = {}

@@ -508,7 +508,7 @@ class _Report:
                 rows.append(row)
         chart = ""
         last_n, last_label = columns[-1]
-        if len(columns) > 1 and plots.available():
+        if len(columns) > 1:
             skills = [s["skill"] for s in base["skills"]]
             by_skill = {n: {s["skill"]: s for s in summaries[n]["skills"]} for n, _ in columns}
             if all(skill in by_skill[last_n] for skill in skills):

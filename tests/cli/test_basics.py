@@ -30,7 +30,11 @@ def test_version_is_the_installed_package_version() -> None:
     assert result.exit_code == 0 and result.stdout == f"gcv {version('gcv')}\n"
 
 
-def test_shell_completion_is_typers_own() -> None:
+def test_shell_completion_is_typers_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Typer detects the user's shell from the parent process unless told not to (its own
+    # tests do the same): without this, a run with no terminal (CI, a background job) finds no
+    # shell and `--show-completion bash` exits 1.
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
     result = CliRunner().invoke(app, ["--help"])
     assert "--install-completion" in result.stdout and "--show-completion" in result.stdout
     script = CliRunner().invoke(app, ["--show-completion", "bash"], prog_name="gcv")
