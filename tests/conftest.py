@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import signal
 import socket
 from pathlib import Path
 
@@ -10,6 +11,15 @@ import pytest
 
 from gcv.contract.loading import load_config
 from gcv.contract.models import BulletHellConfig
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A shell starts a background job (`make test &`, a detached CI step) with SIGINT ignored,
+    and exec keeps it ignored in every child: then neither Python's KeyboardInterrupt nor the
+    interrupt tests' real SIGINTs to `gcv` subprocesses can work. Restore Python's handler, so
+    that children start with the default disposition as they do from a terminal."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BASELINE_PATH = REPO_ROOT / "artifacts" / "baselines" / "shrine_trial.json"
