@@ -159,7 +159,10 @@ def test_designer_operator_reviewer_in_chromium(tmp_path: Path, workspace: Path,
             shot(operator, "authorize")
             operator.click("#approve")
             wait_status(url, wf, {"evidence_ready"}, timeout=120, headers=auth)
-            watcher.wait_for_selector("a:has-text('Review the evidence')", timeout=30_000)  # reloaded at the end
+            # the watching page reloads itself when the final status arrives (wait for that, not for the
+            # link: a report written at an earlier stop already shows it while the stream is behind)
+            watcher.wait_for_selector("#status-badge:has-text('Evidence ready for review')", timeout=30_000)
+            watcher.wait_for_selector("a:has-text('Review the evidence')", timeout=30_000)
             # round 1 arrived while the loop ran (the page's stream added it; the last line may come in the
             # same message as the final status, whose reload can beat the observer's report)
             assert any(line.startswith("[round 1]") for line in streamed), streamed
