@@ -16,6 +16,17 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 BASELINE = REPO_ROOT / "artifacts" / "baselines" / "shrine_trial.json"
+HERE = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every case here starts the real CLI in a subprocess (0.3-3 s each): the suite belongs to
+    `make test`, not to the day-to-day `make test-fast`."""
+    for item in items:
+        if HERE in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.slow)
+
+
 # Every exit code the CLI documents (README "Exit codes"); anything else is a defect.
 DOCUMENTED_EXITS = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 70, 130}
 
