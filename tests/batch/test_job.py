@@ -13,7 +13,6 @@ from typing import Any
 
 import pandas as pd
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from engine_runners.python_sim import PythonSimRunner
@@ -22,24 +21,12 @@ from gcv.batch import results as res
 from gcv.batch.job import run_job
 from gcv.batch.matrix import expand_batch
 from gcv.batch.spec import load_batch
-from gcv.cli.commands import batch_cmds
 from tests.support.procutil import wait_gone
-from tests.support.batchutil import REPO, register_fake, write_configs, write_spec
-
-
-def _app() -> typer.Typer:
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @app.callback()
-    def _root() -> None:
-        """gcv (test app: the batch command only)."""
-
-    app.add_typer(batch_cmds.app)
-    return app
+from tests.support.batchutil import REPO, batch_app, register_fake, write_configs, write_spec
 
 
 def cli(*args: Any) -> Any:
-    result = CliRunner().invoke(_app(), ["batch", *[str(a) for a in args]])
+    result = CliRunner().invoke(batch_app(), ["batch", *[str(a) for a in args]])
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result
@@ -72,7 +59,7 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("small")
     write_configs(root / "configs")
     spec = write_spec(root, SMALL)
-    result = CliRunner().invoke(_app(), ["batch", str(spec), "--workers", "1", "--json"],
+    result = CliRunner().invoke(batch_app(), ["batch", str(spec), "--workers", "1", "--json"],
                                 env={"NO_COLOR": "1", "GCV_HOME": str(root / "ws")})
     return {"spec": spec, "code": result.exit_code, "doc": json.loads(result.stdout), "stderr": result.stderr,
             "out": root / "out"}

@@ -15,14 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from gcv.batch import results as res
 from gcv.batch.job import run_job
 from gcv.batch.spec import load_batch
-from gcv.cli.commands import batch_cmds
-from tests.support.batchutil import write_configs, write_spec
+from tests.support.batchutil import batch_app, write_configs, write_spec
 
 SPEC = """
 configs = ["configs/shrine.json", "configs/dense.json"]
@@ -88,24 +86,13 @@ def test_without_the_extra_the_batch_writes_csv_and_names_the_extra(tmp_path: Pa
     assert "pandas" not in sys.modules or sys.modules["pyarrow"] is None
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-
-    @app.callback()
-    def _root() -> None:
-        """gcv (test app: the batch command only)."""
-
-    app.add_typer(batch_cmds.app)
-    return app
-
-
 def test_gcv_batch_without_the_extra_says_what_is_missing(tmp_path: Path, hide_tables_extra: None) -> None:
     write_configs(tmp_path / "configs")
     spec = write_spec(tmp_path, SPEC)
     env = {"NO_COLOR": "1", "COLUMNS": "200", "GCV_HOME": str(tmp_path / "ws")}
-    human = CliRunner().invoke(_app(), ["batch", str(spec), "--workers", "1"], env=env)
+    human = CliRunner().invoke(batch_app(), ["batch", str(spec), "--workers", "1"], env=env)
     assert human.exit_code == 0, human.output
     assert "gcv[tables]" in human.stdout and "parquet: " not in human.stdout and "csv: " in human.stdout
-    machine = CliRunner().invoke(_app(), ["batch", str(spec), "--workers", "1", "--overwrite", "--json"], env=env)
+    machine = CliRunner().invoke(batch_app(), ["batch", str(spec), "--workers", "1", "--overwrite", "--json"], env=env)
     doc: dict[str, Any] = json.loads(machine.stdout)
     assert doc["paths"]["parquet"] is None and any("gcv[tables]" in n for n in doc["notes"])

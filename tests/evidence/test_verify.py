@@ -16,8 +16,8 @@ import pytest
 from gcv.contract.canonical import content_hash
 from gcv.evidence.bundle import export_bundle
 from gcv.evidence.verify import VerifyReport, verify_bundle
-from tests.support.evidenceutil import (dump, load, read_zip, rechain_events, rehash_manifest, rerender_report, run_workflow,
-                               write_plain_zip)
+from tests.support.evidenceutil import (dump, forge_evidence_ready, load, read_zip, rehash_manifest, rerender_report,
+                                        run_workflow, write_plain_zip)
 
 
 @pytest.fixture(scope="module")
@@ -340,30 +340,9 @@ def failing(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     return files
 
 
-def _forge_evidence_ready(files: dict[str, bytes]) -> dict[str, bytes]:
-    files = dict(files)
-    state = load(files, "workflow/state.json")
-    state["status"], state["terminal_reason"] = "evidence_ready", "accepted_by_review"
-    state["terminal_message"] = "all checks pass"
-    files["workflow/state.json"] = dump(state)
-
-    def edit(events: list[dict]) -> None:
-        last = events[-1]
-        last["to"] = "evidence_ready"
-        last["data"] = {**last["data"], "terminal_reason": "accepted_by_review", "message": "all checks pass"}
-
-    rechain_events(files, edit)
-    manifest = load(files, "manifest.json")
-    manifest["predicate"]["workflow"].update(status="evidence_ready", terminal_reason="accepted_by_review",
-                                             terminal_message="all checks pass")
-    manifest["predicate"]["final_decision"]["status"] = "evidence_ready"
-    files["manifest.json"] = dump(manifest)
-    return rehash_manifest(files)  # (drops manifest.dsse.json, as a forger must)
-
-
 def test_an_edited_verdict_without_its_signature_fails_where_a_key_is_configured(
         failing: dict[str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    forged = _forge_evidence_ready(failing)
+    forged = forge_evidence_ready(failing)
     assert "manifest.dsse.json" not in forged
     monkeypatch.setenv("GCV_SIGNING_KEY_HMAC", "a-shared-secret-of-the-studio")  # the verifier holds the key
     report = check(forged, tmp_path)
@@ -374,10 +353,10 @@ def test_an_edited_verdict_without_its_signature_fails_where_a_key_is_configured
 def test_an_edited_verdict_fails_plain_verify_without_any_key(failing: dict[str, bytes], tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GCV_SIGNING_KEY_HMAC", raising=False)
-    report = check(_forge_evidence_ready(failing), tmp_path)
+    report = check(forge_evidence_ready(failing), tmp_path)
     assert caught_by(report) == "consistency.verdict"
     assert "did not pass" in report.first_failure.message
-    assert check(_forge_evidence_ready(failing), tmp_path, replay=False).trust == "unsigned"
+    assert check(forge_evidence_ready(failing), tmp_path, replay=False).trust == "unsigned"
 
 
 def test_the_untouched_failing_bundle_is_trusted_with_the_shared_secret(failing: dict[str, bytes], tmp_path: Path,

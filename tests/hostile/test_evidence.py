@@ -3,14 +3,12 @@ deleted fails where a key is configured, and fails plain verify by its own incon
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.hostile.conftest import run_gcv
-from tests.support.evidenceutil import dump, load, read_zip, rechain_events, rehash_manifest, write_plain_zip
+from tests.support.evidenceutil import forge_evidence_ready, read_zip, write_plain_zip
 
 KEY = {"GCV_SIGNING_KEY_HMAC": "a-shared-secret-of-the-studio"}
 
@@ -27,32 +25,10 @@ def signed_failing_bundle(tmp_path_factory: pytest.TempPathFactory) -> dict[str,
     return files
 
 
-def _forge_evidence_ready(files: dict[str, bytes]) -> dict[str, bytes]:
-    """Edit the verdict to evidence_ready, re-chain the events, re-hash the manifest; the
-    signature cannot be redone without the key, so the forger deletes it."""
-    files = dict(files)
-    state = load(files, "workflow/state.json")
-    state.update(status="evidence_ready", terminal_reason="accepted_by_review", terminal_message="all checks pass")
-    files["workflow/state.json"] = dump(state)
-
-    def edit(events: list[dict[str, Any]]) -> None:
-        events[-1]["to"] = "evidence_ready"
-        events[-1]["data"] = {**events[-1]["data"], "terminal_reason": "accepted_by_review",
-                              "message": "all checks pass"}
-
-    rechain_events(files, edit)
-    manifest = load(files, "manifest.json")
-    manifest["predicate"]["workflow"].update(status="evidence_ready", terminal_reason="accepted_by_review",
-                                             terminal_message="all checks pass")
-    manifest["predicate"]["final_decision"]["status"] = "evidence_ready"
-    files["manifest.json"] = dump(manifest)
-    return rehash_manifest(files)
-
-
 @pytest.mark.slow
 def test_a_forged_verdict_without_its_signature_fails_verify(signed_failing_bundle: dict[str, bytes],
                                                             tmp_path: Path) -> None:
-    forged = write_plain_zip(_forge_evidence_ready(signed_failing_bundle), tmp_path / "forged.zip")
+    forged = write_plain_zip(forge_evidence_ready(signed_failing_bundle), tmp_path / "forged.zip")
     home = tmp_path / "home"
     with_key = run_gcv(["verify", str(forged), "--json"], home=home, cwd=tmp_path, extra_env=KEY).clean(1)
     report = with_key.json()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 
 from engine_runners.base import Capabilities, EnvironmentStatus, SubprocessRunner
 from engine_runners.protocol import RunRequest
@@ -80,3 +81,17 @@ def register_fake(monkeypatch: pytest.MonkeyPatch, *modes: str) -> None:
 
     factories = {"python-sim": PythonSimRunner, "fake": functools.partial(FakeRunner, tuple(modes) or ("ok",))}
     monkeypatch.setattr(registry, "_factories", lambda: dict(factories))
+
+
+def batch_app() -> typer.Typer:
+    """A Typer app with the batch command only, as `gcv` mounts it (for CliRunner)."""
+    from gcv.cli.commands import batch_cmds  # the CLI layer, only for the tests that drive it
+
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+
+    @app.callback()
+    def _root() -> None:
+        """gcv (test app: the batch command only)."""
+
+    app.add_typer(batch_cmds.app)
+    return app

@@ -105,3 +105,25 @@ def rechain_events(files: dict[str, bytes], edit: Any) -> dict[str, bytes]:
                                             "events": len(events)}
     files["manifest.json"] = dump(manifest)
     return files
+
+
+def forge_evidence_ready(files: dict[str, bytes]) -> dict[str, bytes]:
+    """A forger's bundle: the verdict edited to evidence_ready, the events re-chained and the
+    manifest re-hashed; the signature cannot be redone without the key, so it is dropped."""
+    files = dict(files)
+    state = load(files, "workflow/state.json")
+    state.update(status="evidence_ready", terminal_reason="accepted_by_review", terminal_message="all checks pass")
+    files["workflow/state.json"] = dump(state)
+
+    def edit(events: list[dict[str, Any]]) -> None:
+        events[-1]["to"] = "evidence_ready"
+        events[-1]["data"] = {**events[-1]["data"], "terminal_reason": "accepted_by_review",
+                              "message": "all checks pass"}
+
+    rechain_events(files, edit)
+    manifest = load(files, "manifest.json")
+    manifest["predicate"]["workflow"].update(status="evidence_ready", terminal_reason="accepted_by_review",
+                                             terminal_message="all checks pass")
+    manifest["predicate"]["final_decision"]["status"] = "evidence_ready"
+    files["manifest.json"] = dump(manifest)
+    return rehash_manifest(files)  # (drops manifest.dsse.json, as a forger must)
