@@ -166,6 +166,17 @@ def router(console: Console) -> APIRouter:
                     proposal=views.proposal(d, state), plan=views.authorization_plan(state),
                     decisions=decisions_allowed(state.status), has_evidence=has_evidence, error=error)
 
+    async def _act(wf_id: str, action: Any, *args: Any) -> Response:
+        """Run one workflow action off the event loop; back to the workflow's page, with the
+        action's refusal as the page's error (an unknown workflow stays a 404)."""
+        try:
+            await run_in_threadpool(action, *args)
+        except ConsoleError as exc:
+            if exc.status == 404:
+                raise
+            return back(f"/workflows/{quote(wf_id)}", error=exc.message)
+        return back(f"/workflows/{quote(wf_id)}")
+
     @pages.post("/workflows/{wf_id}/answer")
     async def answer(request: Request, wf_id: str) -> Response:
         caller = signed_in(request)
@@ -178,13 +189,7 @@ def router(console: Console) -> APIRouter:
         text = "\n".join(parts) or form.get("text", "").strip()
         if not text:
             return back(f"/workflows/{quote(wf_id)}", error="answer: empty; answer the questions in plain language")
-        try:
-            await run_in_threadpool(api.answer_workflow, console, wf_id, text[:api.MAX_REQUEST_CHARS], actor)
-        except ConsoleError as exc:
-            if exc.status == 404:
-                raise
-            return back(f"/workflows/{quote(wf_id)}", error=exc.message)
-        return back(f"/workflows/{quote(wf_id)}")
+        return await _act(wf_id, api.answer_workflow, console, wf_id, text[:api.MAX_REQUEST_CHARS], actor)
 
     @pages.post("/workflows/{wf_id}/authorize")
     async def authorize(request: Request, wf_id: str) -> Response:
@@ -199,35 +204,17 @@ def router(console: Console) -> APIRouter:
             if state.status != Status.AWAITING_AUTHORIZATION:
                 return back(f"/workflows/{quote(wf_id)}", error=f"{wf_id} is not awaiting authorization")
             return await _decided(wf_id, body, actor)
-        try:
-            await run_in_threadpool(api.authorize_workflow, console, wf_id, api.AuthorizeBody(), actor)
-        except ConsoleError as exc:
-            if exc.status == 404:
-                raise
-            return back(f"/workflows/{quote(wf_id)}", error=exc.message)
-        return back(f"/workflows/{quote(wf_id)}")
+        return await _act(wf_id, api.authorize_workflow, console, wf_id, api.AuthorizeBody(), actor)
 
     @pages.post("/workflows/{wf_id}/resume")
     async def resume(request: Request, wf_id: str) -> Response:
         caller = signed_in(request)
         await form_of(request, caller)
         console.actor(caller, "resume", None, required=False)
-        try:
-            await run_in_threadpool(api.resume_workflow, console, wf_id)
-        except ConsoleError as exc:
-            if exc.status == 404:
-                raise
-            return back(f"/workflows/{quote(wf_id)}", error=exc.message)
-        return back(f"/workflows/{quote(wf_id)}")
+        return await _act(wf_id, api.resume_workflow, console, wf_id)
 
     async def _decided(wf_id: str, body: api.DecisionBody, actor: str) -> Response:
-        try:
-            await run_in_threadpool(api.decide_workflow, console, wf_id, body, actor)
-        except ConsoleError as exc:
-            if exc.status == 404:
-                raise
-            return back(f"/workflows/{quote(wf_id)}", error=exc.message)
-        return back(f"/workflows/{quote(wf_id)}")
+        return await _act(wf_id, api.decide_workflow, console, wf_id, body, actor)
 
     @pages.post("/workflows/{wf_id}/decide")
     async def decide(request: Request, wf_id: str) -> Response:

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,16 +79,23 @@ class _Engine(FakeRunner):
         return [sys.executable, str(FAKE), self.mode, str(request_path)]
 
 
-@pytest.mark.slow
-def test_an_engine_out_of_step_ends_the_workflow_naming_the_field_and_the_window(tmp_path: Path) -> None:
+
+def run_authorized(home: Path, mode: str) -> tuple[WorkflowLoop, str, Any]:
+    """The README-like request through the loop on a fake engine (``mode``), authorized once:
+    (loop, workflow id, the state where the loop stopped)."""
     activities = default_activities()
-    activities.runner = lambda name: _Engine("desync")
-    loop = WorkflowLoop(Workspace(tmp_path), clock=Clock(), activities=activities)
+    activities.runner = lambda name: _Engine(mode)
+    loop = WorkflowLoop(Workspace(home), clock=Clock(), activities=activities)
     baseline, source = active_baseline(loop.ws, 0.0)
     wf = loop.create(REQUEST, baseline, Settings(engine="fake"), baseline_source=source)
     loop.advance(wf)
     loop.authorize(wf, actor="tester")
-    state = loop.advance(wf)
+    return loop, wf, loop.advance(wf)
+
+
+@pytest.mark.slow
+def test_an_engine_out_of_step_ends_the_workflow_naming_the_field_and_the_window(tmp_path: Path) -> None:
+    state = run_authorized(tmp_path, "desync")[2]
     assert state.status == Status.FAILED and state.terminal_reason == Reason.ENGINE_DESYNC
     message = state.terminal_message or ""
     assert "baseline run: fake differs from the reference simulator at grazes" in message
@@ -97,14 +105,7 @@ def test_an_engine_out_of_step_ends_the_workflow_naming_the_field_and_the_window
 @pytest.mark.slow
 def test_replay_recomputes_the_pre_screens_and_the_repair_search(tmp_path: Path, no_keys) -> None:
     """A forged pre-screen figure (or search rung) in a re-hashed bundle is caught by replay."""
-    activities = default_activities()
-    activities.runner = lambda name: _Engine("ok")  # an engine whose gameplay is the reference's
-    loop = WorkflowLoop(Workspace(tmp_path / "ws"), clock=Clock(), activities=activities)
-    baseline, source = active_baseline(loop.ws, 0.0)
-    wf = loop.create(REQUEST, baseline, Settings(engine="fake"), baseline_source=source)
-    loop.advance(wf)
-    loop.authorize(wf, actor="tester")
-    state = loop.advance(wf)
+    loop, wf, state = run_authorized(tmp_path / "ws", "ok")  # an engine whose gameplay is the reference's
     assert state.status == Status.EVIDENCE_READY and state.rounds[0].prescreen_failed
     assert state.rounds[0].repair is not None and state.rounds[0].repair.search
     bundle = export_bundle(loop.ws, wf, tmp_path / "e.zip")
