@@ -124,11 +124,12 @@ def _disk_full_after(limit: int) -> Callable[[], None]:
 @pytest.mark.slow
 def test_a_full_disk_is_one_line_and_a_later_resume_completes(ws: tuple[Path, str], tmp_path: Path) -> None:
     home, _ = ws
-    before = set((home / "workflows").iterdir())
     for limit in (0, 3000):
+        before = set((home / "workflows").iterdir())
         ran = run_gcv(["run", REQUEST, "--yes"], home=home, cwd=tmp_path, preexec_fn=_disk_full_after(limit),
                       timeout=120)
         _one_error_line(ran, 70)  # main: an OSError / StoreError traceback
+    # the second run's folder (ids made in the same second sort by their random part, not by time)
     created = sorted(set((home / "workflows").iterdir()) - before)
     assert created, "the second run got far enough to create its workflow"
     wf = created[-1].name
