@@ -21,8 +21,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from gcv.sim.fixed import COS_TABLE, SIN_TABLE, SplitMix64, iatan2
+from gcv.sim.fixed import SplitMix64, iatan2
 from gcv.sim.schedule import Schedule, emission_schedule
+from gcv.sim.trig import COS_TABLE, SIN_TABLE
 
 
 @dataclass(frozen=True)

@@ -16,15 +16,16 @@ from __future__ import annotations
 import hashlib
 from math import isqrt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 
-from gcv.sim.fixed import COS_TABLE, SIN_TABLE, SplitMix64, iatan2, isin
+from gcv.sim.fixed import ANGLE_MASK, SplitMix64, iatan2
 from gcv.sim.players import expand_trace, player_label
 from gcv.sim.schedule import phase_index_for
 from gcv.sim.program import program_hash
 from gcv.sim.telemetry import build_telemetry
+from gcv.sim.trig import COS_TABLE, SIN_LIST, SIN_TABLE
 
 DIAGONAL_Q16 = 46341  # round(65536 / sqrt(2))
 # Bot candidate moves, in this order: stay, then counter-clockwise from +x; then the same
@@ -351,8 +352,8 @@ class Simulation:
             sc = self.program["scripted"]
             ax = (t * sc["rate_x"]) >> 16
             ay = (t * sc["rate_y"]) >> 16
-            x = (isin(ax) * sc["amp_x"]) >> 16
-            y = pl["start_y"] + ((isin(ay) * sc["amp_y"]) >> 16)
+            x = (SIN_LIST[ax & ANGLE_MASK] * sc["amp_x"]) >> 16
+            y = pl["start_y"] + ((SIN_LIST[ay & ANGLE_MASK] * sc["amp_y"]) >> 16)
             self.px = min(max(x, -self.hw), self.hw)
             self.py = min(max(y, -self.hh), self.hh)
             return
@@ -448,6 +449,22 @@ class Simulation:
         if self.tick - 1 in wanted:
             snapshots.append(self.snapshot())
         return RunResult(self.telemetry(), snapshots)
+
+    def snapshots_at(self, *, seed: int, ticks: Iterable[int]) -> dict[int, Snapshot]:
+        """The arena at each of ``ticks`` that the fight reaches, from one run that stops at the
+        last of them (the same states ``run(capture_ticks=...)`` captures)."""
+        wanted = set(ticks)
+        out: dict[int, Snapshot] = {}
+        if not wanted:
+            return out
+        last = max(wanted)
+        self.reset(seed=seed)
+        while True:
+            more = self.step()
+            if self.tick - 1 in wanted:
+                out[self.tick - 1] = self.snapshot()
+            if not more or self.tick - 1 >= last:
+                return out
 
     def telemetry(self) -> dict[str, Any]:
         return build_telemetry(self)

@@ -16,8 +16,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import numpy as np
-
 ONE = 1 << 16
 TICK_HZ = 60
 TURN = 1 << 16
@@ -76,51 +74,19 @@ def _quarter_sin(x: int) -> int:
     return (v + (1 << 13)) >> 14
 
 
-def _quarter_sin_table() -> np.ndarray:
-    """``_quarter_sin`` for every x in [0, QUARTER] at once: the same integer steps in int64
-    (every intermediate is non-negative and below 2^62, so the shifts floor exactly as above)."""
-    u = np.arange(QUARTER + 1, dtype=np.int64) << 16
-    u2 = (u * u) >> 30
-    c0, c1, c2, c3, c4 = SIN_C
-    t = c3 - ((u2 * c4) >> 30)
-    t = c2 - ((u2 * t) >> 30)
-    t = c1 - ((u2 * t) >> 30)
-    t = c0 - ((u2 * t) >> 30)
-    v = (u * t) >> 30
-    return (v + (1 << 13)) >> 14
-
-
-_QUARTER_SIN_ARRAY = _quarter_sin_table()
-QUARTER_SIN = _QUARTER_SIN_ARRAY.tolist()
-
-
 def isin(angle: int) -> int:
+    """sin of an angle (65536 per turn), Q16: the quarter polynomial folded by quadrant.
+
+    The scalar form of the spec; ``gcv.sim.trig`` tabulates it for the simulator's hot loops
+    (this module stays free of numpy so that validation starts without it)."""
     a = angle & ANGLE_MASK
     quadrant, x = a >> 14, a & (QUARTER - 1)
-    if quadrant == 0:
-        return QUARTER_SIN[x]
-    if quadrant == 1:
-        return QUARTER_SIN[QUARTER - x]
-    if quadrant == 2:
-        return -QUARTER_SIN[x]
-    return -QUARTER_SIN[QUARTER - x]
+    value = _quarter_sin(QUARTER - x if quadrant & 1 else x)
+    return value if quadrant < 2 else -value
 
 
 def icos(angle: int) -> int:
     return isin(angle + QUARTER)
-
-
-def _sin_table() -> np.ndarray:
-    """``isin`` for every angle of the turn, by quadrant (vectorised; equal to the scalar form)."""
-    a = np.arange(TURN, dtype=np.int64)
-    quadrant, x = a >> 14, a & (QUARTER - 1)
-    index = np.where((quadrant & 1) == 0, x, QUARTER - x)
-    sign = np.where(quadrant < 2, 1, -1)
-    return sign * _QUARTER_SIN_ARRAY[index]
-
-
-SIN_TABLE = _sin_table()
-COS_TABLE = np.roll(SIN_TABLE, -QUARTER)
 
 
 def _atan_octant(r: int) -> int:

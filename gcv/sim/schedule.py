@@ -10,9 +10,8 @@ including bullets that carry over a phase change. The validation rules layer use
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
-
-import numpy as np
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,7 @@ class Schedule:
     windows: list[PhaseWindow]
     alive_upper_bound: int
     alive_upper_bound_tick: int
-    alive_bound_series: np.ndarray = field(repr=False)
+    alive_bound_series: list[int] = field(repr=False)  # the bound at every tick before end_tick
 
     @property
     def total_bullets(self) -> int:
@@ -74,7 +73,7 @@ def emission_schedule(program: dict[str, Any]) -> Schedule:
             segments.append((idx, tick))
             current = idx
     windows: list[PhaseWindow] = []
-    delta = np.zeros(end + 1, dtype=np.int64)
+    delta = [0] * (end + 1)
     for k, (idx, start) in enumerate(segments):
         stop = segments[k + 1][1] if k + 1 < len(segments) else end
         ph = phases[idx]
@@ -84,7 +83,7 @@ def emission_schedule(program: dict[str, Any]) -> Schedule:
         for t in waves:
             delta[t] += count
             delta[min(end, t + ph["lifetime_ticks"])] -= count
-    series = np.cumsum(delta[:end])
-    peak_tick = int(np.argmax(series)) if end else 0
-    return Schedule(duration, end, boss_death, windows, int(series.max()) if end else 0,
-                    peak_tick, series)
+    series = list(accumulate(delta[:end]))
+    peak = max(series, default=0)
+    peak_tick = series.index(peak) if series else 0  # the first tick at the peak
+    return Schedule(duration, end, boss_death, windows, peak, peak_tick, series)

@@ -53,8 +53,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from gcv.contract.loading import json_path
 from gcv.contract.models import BulletHellConfig
 from gcv.sim.fixed import TICK_HZ, exact
@@ -228,6 +226,13 @@ def duplicate_bullets(program: dict[str, Any], schedule: Schedule) -> list[dict[
     Returns dicts with ``index``, ``phase_id``, ``wave_index``, ``tick``, ``slot_pairs``
     (all colliding pairs ``[k, l]``, ``k < l``, at that wave) and ``pair_events`` (colliding
     pairs summed over every wave the phase fires).
+
+    Two slots of equal speed fly the same path from wave ``w`` on when their angles agree:
+    ``off_k + s_k * w * rot == off_l + s_l * w * rot (mod 65536)``. Slots turning the same
+    way agree at every wave or never (equal offsets); slots turning opposite ways agree
+    when ``2 * w * rot == off_minus - off_plus``. So slots are grouped by speed, direction
+    and offset, and only distinct offsets are paired: linear in the slots for one-way
+    patterns, (distinct offsets)^2 at most for two-way ones.
     """
     found: list[dict[str, Any]] = []
     for window in schedule.windows:
@@ -235,36 +240,45 @@ def duplicate_bullets(program: dict[str, Any], schedule: Schedule) -> list[dict[
         waves = len(window.wave_ticks)
         if phase["pattern"] == "scatter" or waves == 0 or len(phase["slots"]) < 2:
             continue
-        slots = np.asarray(phase["slots"], dtype=np.int64)
-        off, speed, sign = slots[:, 0] & _MASK, slots[:, 1], slots[:, 2]
-        rot = int(phase["rotation_per_wave"])
-        # residues 2*w*rot (mod 65536) reached by the waves this phase fires, first wave of each
-        residues = (2 * rot * np.arange(waves, dtype=np.int64)) & _MASK
-        uniq, first_idx, counts = np.unique(residues, return_index=True, return_counts=True)
-        first_wave = np.full(_MASK + 1, -1, dtype=np.int64)
-        first_wave[uniq] = first_idx
-        n_waves = np.zeros(_MASK + 1, dtype=np.int64)
-        n_waves[uniq] = counts
-        k, l = np.triu_indices(len(slots), k=1)
-        keep = speed[k] == speed[l]
-        k, l = k[keep], l[keep]
-        d = sign[k] - sign[l]  # -2, 0 or 2
-        # (s_k - s_l) * w * rot == off_l - off_k (mod 65536)
-        same = d == 0
-        delta = np.where(d > 0, off[l] - off[k], off[k] - off[l]) & _MASK
-        wave = np.where(same, np.where(off[k] == off[l], 0, -1), first_wave[delta])
-        events = np.where(same, np.where(off[k] == off[l], waves, 0), n_waves[delta])
-        hit = wave >= 0
-        if not hit.any():
+        # the residues 2*w*rot (mod 65536) the waves reach: the first wave and count of each
+        step = (2 * int(phase["rotation_per_wave"])) & _MASK
+        first_wave: dict[int, int] = {}
+        n_waves: dict[int, int] = {}
+        residue = 0
+        for w in range(waves):
+            first_wave.setdefault(residue, w)
+            n_waves[residue] = n_waves.get(residue, 0) + 1
+            residue = (residue + step) & _MASK
+        # speed -> direction -> offset -> slot indices (ascending)
+        groups: dict[int, dict[int, dict[int, list[int]]]] = {}
+        for k, (off, speed, sign) in enumerate(phase["slots"]):
+            groups.setdefault(speed, {}).setdefault(sign, {}).setdefault(off & _MASK, []).append(k)
+        events = 0
+        always: list[tuple[int, int]] = []  # same direction, same offset: together from wave 0
+        crossing: list[tuple[int, int, list[int], list[int]]] = []  # (first wave, residue, plus, minus)
+        for by_sign in groups.values():
+            for by_off in by_sign.values():
+                for same in by_off.values():
+                    pairs = [(a, b) for i, a in enumerate(same) for b in same[i + 1:]]
+                    always += pairs
+                    events += len(pairs) * waves
+            plus, minus = by_sign.get(1, {}), by_sign.get(-1, {})
+            for off_plus, ks in plus.items():
+                for off_minus, ls in minus.items():
+                    delta = (off_minus - off_plus) & _MASK
+                    if delta in first_wave:
+                        events += len(ks) * len(ls) * n_waves[delta]
+                        crossing.append((first_wave[delta], delta, ks, ls))
+        if not always and not crossing:
             continue
-        w0 = int(wave[hit].min())
-        r0 = (2 * rot * w0) & _MASK
-        at_w0 = hit & np.where(same, True, delta == r0)
-        pairs = [[int(a), int(b)] for a, b in zip(k[at_w0], l[at_w0])]
+        w0 = 0 if always else min(c[0] for c in crossing)
+        r0 = (w0 * step) & _MASK
+        at_w0 = always + [(min(a, b), max(a, b)) for _, delta, ks, ls in crossing if delta == r0
+                          for a in ks for b in ls]
         found.append({
             "index": window.index, "phase_id": window.phase_id, "wave_index": w0,
-            "tick": int(window.wave_ticks[w0]), "slot_pairs": pairs,
-            "pair_events": int(events.sum()),
+            "tick": int(window.wave_ticks[w0]), "slot_pairs": [list(p) for p in sorted(at_w0)],
+            "pair_events": events,
         })
     return found
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from gcv.contract.jsonschema_check import GcvValidator
 from gcv.contract.loading import GcvInputError
@@ -487,6 +488,61 @@ def test_rules_duplicate_bullets_matches_naive_check(bullets: int, rotation: flo
     schedule = emission_schedule(program)
     fast = [(d["index"], d["wave_index"], sorted(d["slot_pairs"])) for d in duplicate_bullets(program, schedule)]
     assert fast == naive_duplicates(program, schedule)
+
+
+def test_duplicate_bullets_report_the_earliest_meeting() -> None:
+    # a two-way 2-bullet spiral over the whole turn, 45 deg/wave: the arms 90 deg apart meet
+    # in wave 1, those 270 deg apart in wave 3; the report names wave 1 and its pairs only
+    doc = with_({"phases.1.pattern.type": "spiral", "phases.1.pattern.bullets_per_wave": 2,
+                 "phases.1.pattern.bidirectional": True, "phases.1.pattern.spread_angle_deg": 360,
+                 "phases.1.pattern.rotation_per_wave_deg": 45})
+    program = compile_program(BulletHellConfig.model_validate(doc))
+    schedule = emission_schedule(program)
+    (found,) = duplicate_bullets(program, schedule)
+    assert (found["index"], found["wave_index"], found["slot_pairs"]) == (1, 1, [[0, 2], [1, 3]])
+    assert found["pair_events"] == naive_pair_events(program, schedule)[1]
+
+
+def naive_pair_events(program: dict[str, Any], schedule: Any) -> dict[int, int]:
+    """Colliding slot pairs summed over every wave, per phase index, wave by wave."""
+    out: dict[int, int] = {}
+    for window in schedule.windows:
+        phase = program["phases"][window.index]
+        if phase["pattern"] == "scatter":
+            continue
+        total = 0
+        for wave in range(len(window.wave_ticks)):
+            seen: dict[tuple[int, int], int] = {}
+            for offset, speed, sign in phase["slots"]:
+                key = ((offset + wave * phase["rotation_per_wave"] * sign) % 65536, speed)
+                total += seen.get(key, 0)
+                seen[key] = seen.get(key, 0) + 1
+        if total:
+            out[window.index] = total
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(pattern=st.sampled_from(["spiral", "spiral", "ring", "petal", "aimed_fan"]), bullets=st.integers(1, 12),
+       layers=st.integers(1, 4), bidirectional=st.booleans(),
+       spread=st.sampled_from([1, 30, 45, 90, 120, 180, 359.5, 360, 360, 360]),
+       # mostly exact fractions of a half turn (they make arms meet), some arbitrary tenths
+       rotation=st.one_of(st.builds(lambda j, m: 180 * j / m, st.integers(-8, 8),
+                                    st.sampled_from([1, 2, 4, 5, 8, 10, 16, 32])).filter(lambda r: abs(r) <= 180),
+                          st.integers(-1800, 1800).map(lambda r: r / 10)))
+def test_duplicate_bullets_match_the_wave_by_wave_count(pattern: str, bullets: int, layers: int,
+                                                        bidirectional: bool, spread: float,
+                                                        rotation: float) -> None:
+    doc = with_({"phases.1.pattern.type": pattern, "phases.1.pattern.bullets_per_wave": bullets,
+                 "phases.1.pattern.layer_count": layers, "phases.1.pattern.bidirectional": bidirectional,
+                 "phases.1.pattern.spread_angle_deg": spread, "phases.1.pattern.rotation_per_wave_deg": rotation})
+    program = compile_program(BulletHellConfig.model_validate(doc))
+    schedule = emission_schedule(program)
+    found = duplicate_bullets(program, schedule)
+    assert [(d["index"], d["wave_index"], sorted(d["slot_pairs"])) for d in found] == naive_duplicates(program, schedule)
+    assert {d["index"]: d["pair_events"] for d in found} == naive_pair_events(program, schedule)
+    for d in found:
+        assert d["slot_pairs"] == sorted(d["slot_pairs"]) and all(a < b for a, b in d["slot_pairs"])
 
 
 def test_rules_alive_bound() -> None:
