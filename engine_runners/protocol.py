@@ -33,6 +33,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gcv.contract.base import GcvModel
 from gcv.sim.program_model import SimProgram
 
 PROTOCOL_ID = "gcv.run_protocol/1"
@@ -56,7 +57,7 @@ class ExitCode(enum.IntEnum):
     OUTPUT_ERROR = 4
 
 
-class _Strict(BaseModel):
+class _Strict(GcvModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
@@ -110,7 +111,7 @@ class RunRequest(_Strict):
         return value
 
 
-class RunResult(BaseModel):
+class RunResult(GcvModel):
     """What a runner returns to the workflow (never raised through: errors are recorded).
 
     ``engine`` is what the runner was configured to run (``unity``, ``unity-editor``,
@@ -142,7 +143,7 @@ class RunResult(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
-class HandshakePayload(BaseModel):
+class HandshakePayload(GcvModel):
     """``GCV-HANDSHAKE {...}``: the first line an engine prints (stdout)."""
 
     model_config = ConfigDict(extra="allow")
@@ -153,7 +154,7 @@ class HandshakePayload(BaseModel):
     run_id: str = Field(max_length=80)
 
 
-class HeartbeatPayload(BaseModel):
+class HeartbeatPayload(GcvModel):
     """``GCV-HEARTBEAT {...}``: proof of progress while simulating (resets the liveness timer)."""
 
     model_config = ConfigDict(extra="allow")
@@ -161,7 +162,7 @@ class HeartbeatPayload(BaseModel):
     tick: int = Field(ge=0, description="the last tick simulated")
 
 
-class DonePayload(BaseModel):
+class DonePayload(GcvModel):
     """``GCV-DONE {...}``: the last line of a successful run."""
 
     model_config = ConfigDict(extra="allow")
@@ -173,7 +174,7 @@ class DonePayload(BaseModel):
 ERROR_KINDS = ("internal_error", "bad_request", "hash_mismatch", "output_error")
 
 
-class ErrorPayload(BaseModel):
+class ErrorPayload(GcvModel):
     """``GCV-ERROR {...}``: printed just before a protocol error exit (codes 1-4)."""
 
     model_config = ConfigDict(extra="allow")
@@ -183,7 +184,7 @@ class ErrorPayload(BaseModel):
     message: str = Field(default="", max_length=4000)
 
 
-class ProtocolLines(BaseModel):
+class ProtocolLines(GcvModel):
     """The payloads of the protocol's stdout lines (documentation and schema only)."""
 
     handshake: HandshakePayload

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from gcv.contract.base import GcvModel
 from gcv.contract.goal import Goal
 from gcv.contract.intents import INTENTS, REPAIR_INTENTS, Intent
 from gcv.contract.models import BulletHellConfig
@@ -24,7 +25,7 @@ DECISIONS: tuple[str, ...] = ("accepted", "needs_clarification", "out_of_scope",
 
 
 
-class _Strict(BaseModel):
+class _Strict(GcvModel):
     model_config = ConfigDict(extra="forbid")
 
 

@@ -44,9 +44,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal, Union
 
-from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError,
+from pydantic import (ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError,
                       model_validator)
 
+from gcv.contract.base import GcvModel
 from gcv.agents.base import DECISIONS, AgentCall, Decision, RequirementDecision, RequirementProvider
 from gcv.agents.errors import AgentError, ReplayMismatch
 from gcv.agents.replay_provider import decode_recorded_output, prompt_fingerprint
@@ -88,7 +89,7 @@ _PATTERN_FIELDS = tuple(Pattern.model_fields)
 _TARGET_FIELDS = tuple(Targets.model_fields)
 
 
-class _Strict(BaseModel):
+class _Strict(GcvModel):
     model_config = ConfigDict(extra="forbid")
 
 

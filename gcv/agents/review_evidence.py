@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from gcv.contract.base import GcvModel
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig
 from gcv.evaluation.models import Evaluation
@@ -18,7 +19,7 @@ from gcv.repair.models import AllowedIntents
 from gcv.validation.diff import FieldChange, diff_configs
 
 
-class RepairHistoryEntry(BaseModel):
+class RepairHistoryEntry(GcvModel):
     """One past round: its evaluation's ``miss_score``/``passed``, and the repair chosen on it.
 
     ``intent``/``phase_id`` are the repair applied to round ``round``'s candidate (None when
@@ -35,7 +36,7 @@ class RepairHistoryEntry(BaseModel):
     passed: bool = False
 
 
-class ReviewEvidence(BaseModel):
+class ReviewEvidence(GcvModel):
     """What the reviewer is shown: the request, the change, the verdict of the checks, the history."""
 
     model_config = ConfigDict(extra="forbid")

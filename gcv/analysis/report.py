@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from gcv.contract.base import GcvModel
 
 FAIRNESS_ID = "gcv.fairness/1"
 CHECK_NAME = "fair_fight"
@@ -24,7 +26,7 @@ Verdict = Literal["fair", "unfair", "undetermined"]
 CurveBasis = Literal["player_independent", "witness_path", "search_path"]
 
 
-class _Model(BaseModel):
+class _Model(GcvModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

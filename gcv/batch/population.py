@@ -32,8 +32,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable, Iterable, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from gcv.contract.base import GcvModel
 from engine_runners import native
 from gcv.batch.executors import LocalExecutor, iter_rows
 from gcv.batch.matrix import expand
@@ -54,7 +55,7 @@ _OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge
 Interval = tuple[float | None, float | None]
 
 
-class _Frozen(BaseModel):
+class _Frozen(GcvModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

@@ -39,6 +39,7 @@ from typing import Annotated, Any, Callable, Literal, Union
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError,
                       field_validator, model_validator)
 
+from gcv.contract.base import GcvModel
 from engine_runners.registry import runner_names
 from gcv.batch.gate import GateRule, GateSyntaxError, parse_condition
 from gcv.contract.jsonschema_check import model_schema
@@ -84,7 +85,7 @@ class BatchSpecError(GcvInputError):
     """A batch spec that cannot be used: the file, the field (JSON path) and what is allowed."""
 
 
-class _Strict(BaseModel):
+class _Strict(GcvModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 

@@ -16,9 +16,10 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
+from gcv.contract.base import GcvModel
 from gcv.console import views
 from gcv.console.context import Console, ConsoleError
 from gcv.console.events import LogTail, sse
@@ -40,8 +41,10 @@ POLL_SECONDS = 0.1
 KEEPALIVE_SECONDS = 15.0
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class _Body(GcvModel):
+    # built at once: FastAPI builds request bodies when it registers the routes anyway, and a
+    # deferred model there only makes it warn about the alias it gives the body parameter
+    model_config = ConfigDict(extra="forbid", defer_build=False)
 
 
 class NewWorkflow(_Body):

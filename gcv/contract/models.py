@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from gcv.contract.base import GcvModel
 from gcv.contract.types import Dec, Int
 
 CONTRACT_ID = "gcv.bullet_hell/1"
@@ -24,7 +25,7 @@ PatternType = Literal["ring", "spiral", "aimed_fan", "petal", "scatter"]
 PATTERN_TYPES: tuple[str, ...] = ("ring", "spiral", "aimed_fan", "petal", "scatter")
 
 
-class Strict(BaseModel):
+class Strict(GcvModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False,
                               validate_default=True)
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from gcv.contract.base import GcvModel
 from gcv.contract.canonical import content_hash
 
 EVALUATION_ID = "gcv.evaluation/1"
@@ -19,7 +20,7 @@ TargetSource = Literal["baseline.targets", "limits", "designer"]
 CheckOp = Literal["<=", ">=", "==", "<", ">"]
 
 
-class _Frozen(BaseModel):
+class _Frozen(GcvModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from gcv.contract.base import GcvModel
 from gcv.contract.intents import Intent
 from gcv.contract.models import BulletHellConfig
 from gcv.validation.diff import FieldChange
@@ -17,7 +18,7 @@ from gcv.validation.diff import FieldChange
 GateOutcome = Literal["accept", "repair", "human_review", "stop"]
 
 
-class ReviewVerdict(BaseModel):
+class ReviewVerdict(GcvModel):
     """The Quality Review Agent's answer, as the policy gate reads it. It names an intent, never
     a number (the agents produce it; it lives here because the gate is what consumes it)."""
 
@@ -30,7 +31,7 @@ class ReviewVerdict(BaseModel):
     evidence_refs: list[str] = Field(default_factory=list)
 
 
-class _Frozen(BaseModel):
+class _Frozen(GcvModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 

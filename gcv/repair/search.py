@@ -29,8 +29,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from gcv.contract.base import GcvModel
 from gcv.contract.goal import Goal
 from gcv.contract.intents import (INCREASE_WAVE_INTERVAL, REDUCE_BULLET_LIFETIME, REDUCE_BULLET_SPEED,
                                   REDUCE_BULLETS_PER_WAVE, REDUCE_PATTERN_LAYERS)
@@ -63,7 +64,7 @@ LADDERS: dict[str, tuple[Fraction, ...]] = {
 Simulate = Callable[[BulletHellConfig], dict[str, Any]]
 
 
-class SearchRung(BaseModel):
+class SearchRung(GcvModel):
     """One rung tried: its ratio, the value it gives, and what the reference made of it."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
+from gcv.contract.base import GcvModel
 from gcv.contract.canonical import content_hash
 from gcv.contract.loading import GcvInputError, load_json_file
 from gcv.sim.program import BOT_SKILLS
@@ -22,7 +23,7 @@ MAX_TRACE_TICKS = 600 * 60
 BOT_SKILL_NAMES = tuple(BOT_SKILLS)
 
 
-class InputsTrace(BaseModel):
+class InputsTrace(GcvModel):
     """Run-length encoded inputs: ``runs`` = [[ticks, dx, dy, focus], ...] from tick 0.
 
     dx, dy are -1, 0 or 1 (+y is up), focus is 0 or 1. After the last run the player

@@ -31,6 +31,8 @@ from typing import Literal
 from annotated_types import Ge, Le, MaxLen, MinLen
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gcv.contract.base import GcvModel
+
 COORD = 1 << 28
 SPEED = 1 << 20
 I31 = (1 << 31) - 1
@@ -44,7 +46,7 @@ SLOT_BOUNDS: tuple[tuple[str, int, int], ...] = (
 )
 
 
-class _Strict(BaseModel):
+class _Strict(GcvModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
+
+from gcv.contract.base import GcvModel
 
 HASH = r"^[0-9a-f]{64}$"
 
 
-class _Strict(BaseModel):
+class _Strict(GcvModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 

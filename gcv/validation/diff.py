@@ -14,13 +14,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from gcv.contract.base import GcvModel
 from gcv.contract.loading import json_path
 from gcv.validation.report import json_safe
 
 ChangeKind = Literal["changed", "added", "removed"]
 
 
-class FieldChange(BaseModel):
+class FieldChange(GcvModel):
     model_config = ConfigDict(extra="forbid", frozen=True, json_schema_serialization_defaults_required=True)
 
     path: str

@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gcv.contract.base import GcvModel
+
 REPORT_ID = "gcv.validation_report/1"
 LayerName = Literal["schema", "reference", "rules", "safety"]
 LAYERS: tuple[str, ...] = ("schema", "reference", "rules", "safety")
@@ -48,7 +50,7 @@ def json_safe(value: Any, _depth: int = 0) -> Any:
     return repr(value)
 
 
-class _Frozen(BaseModel):
+class _Frozen(GcvModel):
     model_config = ConfigDict(extra="forbid", frozen=True, json_schema_serialization_defaults_required=True)
 
 

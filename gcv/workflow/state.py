@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
+from gcv.contract.base import GcvModel
 from gcv.contract.jsonschema_check import model_schema
 from gcv.contract.status import Reason, Status
 from gcv.repair.models import AllowedIntents, GateResult, ReviewVerdict
@@ -27,11 +28,11 @@ STATE_SCHEMA_FILE = "workflow_state.schema.json"
 CAPTURE_TICKS: tuple[int, ...] = (600, 1200, 1800)
 
 
-class _Model(BaseModel):
+class _Model(GcvModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
-class Budgets(BaseModel):
+class Budgets(GcvModel):
     """What the operator authorizes; each budget is a guardrail (gcv.workflow.guardrails)."""
 
     model_config = ConfigDict(extra="forbid")
