@@ -635,8 +635,8 @@ class _Report:
             if per_second:
                 peak = max(range(len(per_second)), key=lambda i: (per_second[i], -i))
                 wanted.append((f"peak: {per_second[peak]} bullets alive", min(peak * 60 + 59, int(tel["ticks"]) - 1)))
-            frames = [self._frame_at(n, tick, f"{label}, tick {tick} ({fmt_seconds(tick)} s)")
-                      for label, tick in dict.fromkeys(wanted)]
+            frames = self._frames_at(n, [(tick, f"{label}, tick {tick} ({fmt_seconds(tick)} s)")
+                                         for label, tick in dict.fromkeys(wanted)])
             if frames:
                 cards.append(f'<h3>{esc(self.column(n))}</h3><div class="moments">{"".join(frames)}</div>')
         if not cards:
@@ -645,9 +645,10 @@ class _Report:
                 'own request (same seed and player; for an engine run, its gameplay is the same bit for bit).</p>'
                 + "".join(cards))
 
-    def _frame_at(self, n: int | None, tick: int, caption: str, player: dict[str, Any] | None = None,
-                  seed: int | None = None) -> str:
-        """The arena at ``tick`` of round ``n`` (None: the baseline), drawn by the reference simulator."""
+    def _frames_at(self, n: int | None, wanted: list[tuple[int, str]], player: dict[str, Any] | None = None,
+                   seed: int | None = None) -> list[str]:
+        """The arena at each (tick, caption) of round ``n`` (None: the baseline), drawn by the
+        reference simulator from one run up to the last tick wanted."""
         entry = self.ev.run_entry(n) or {}
         request = self.ev.json(entry.get("request")) or {}
         config = self.ev.baseline_config() if n is None else self.ev.json(
@@ -655,13 +656,16 @@ class _Report:
         program = compile_program(BulletHellConfig.model_validate(config))
         player = player or request.get("player") or self.state["settings"]["player"]
         seed = request.get("seed", self.state["settings"]["seed"]) if seed is None else seed
-        result = Simulation(program, player).run(seed=seed, capture_ticks=(tick,))
-        if not result.snapshots:
-            return ""
-        buf = io.BytesIO()
-        render_frame(program, result.snapshots[-1]).save(buf, format="PNG", optimize=False)
-        return (f'<figure class="chart"><img alt="{esc(caption)}" src="{data_uri("image/png", buf.getvalue())}">'
-                f'<figcaption class="small muted">{esc(caption)}</figcaption></figure>')
+        snapshots = Simulation(program, player).snapshots_at(seed=seed, ticks=[tick for tick, _ in wanted])
+        figures = []
+        for tick, caption in wanted:
+            if tick not in snapshots:
+                continue
+            buf = io.BytesIO()
+            render_frame(program, snapshots[tick]).save(buf, format="PNG", optimize=False)
+            figures.append(f'<figure class="chart"><img alt="{esc(caption)}" src="{data_uri("image/png", buf.getvalue())}">'
+                           f'<figcaption class="small muted">{esc(caption)}</figcaption></figure>')
+        return figures
 
     def fairness_section(self) -> str | None:
         """The fair-fight analysis: verdict, the safe-area curve, and the tightest moment's frame."""
@@ -700,7 +704,8 @@ class _Report:
             return ""
         player = ({"kind": "inputs", "trace": rep.witness.trace} if rep.witness is not None
                   else {"kind": "scripted"})
-        return self._frame_at(n, tick, f"tick {tick} ({fmt_seconds(tick)} s)", player=player, seed=rep.seed)
+        return "".join(self._frames_at(n, [(tick, f"tick {tick} ({fmt_seconds(tick)} s)")], player=player,
+                                        seed=rep.seed))
 
     def review_section(self) -> str:
         if not self.rounds:

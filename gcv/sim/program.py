@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from gcv.contract.canonical import config_hash, content_hash
@@ -49,35 +50,44 @@ def _rate_q16(rad_per_second: float) -> int:
 
 def _slots(pattern: Pattern) -> list[list[int]]:
     """[angle_offset, speed_q16_per_tick, rotation_sign] for every bullet of one wave."""
-    n, layers = pattern.bullets_per_wave, pattern.layer_count
-    spread = exact(pattern.spread_angle_deg)
+    return [list(slot) for slot in _slots_of(pattern.type, pattern.bullets_per_wave, pattern.layer_count,
+                                              exact(pattern.spread_angle_deg), exact(pattern.bullet_speed),
+                                              pattern.bidirectional)]
+
+
+@lru_cache(maxsize=512)
+def _slots_of(kind: str, n: int, layers: int, spread: Fraction, base_speed: Fraction,
+              bidirectional: bool) -> tuple[tuple[int, int, int], ...]:
+    """The slots of every pattern with these fields (the only ones slots depend on), exact.
+
+    Cached: one ``gcv run`` compiles the same few patterns a couple of dozen times (each
+    validation, run and frame), and a 512-slot pattern costs milliseconds in exact arithmetic."""
     step = spread / n
-    base_speed = exact(pattern.bullet_speed)
-    directions = (1, -1) if pattern.bidirectional else (1,)
-    slots: list[list[int]] = []
+    directions = (1, -1) if bidirectional else (1,)
+    slots: list[tuple[int, int, int]] = []
     for sign in directions:
         for layer in range(layers):
             layer_offset = Fraction(layer * 180, n * layers)
             speed = base_speed
-            if pattern.type == "petal":
+            if kind == "petal":
                 speed = base_speed * (1 + Fraction(16, 100) * layer)
             speed_q16 = round_half_away(speed * ONE / fixed.TICK_HZ)
             for i in range(n):
-                if pattern.type in ("ring", "spiral", "petal"):
+                if kind in ("ring", "spiral", "petal"):
                     deg = 270 - spread / 2 + step / 2 + layer_offset + i * step
                     if sign < 0:
                         deg += step / 2
                     offset = deg_to_angle(deg)
-                    if pattern.type == "petal":
+                    if kind == "petal":
                         wobble_angle = round_half_away(Fraction(i * TURN, n))
                         offset += (deg_to_angle(12) * fixed.isin(wobble_angle)) >> 16
-                elif pattern.type == "aimed_fan":
+                elif kind == "aimed_fan":
                     fan = spread * i / (n - 1) - spread / 2 if n > 1 else Fraction(0)
                     offset = deg_to_angle(fan + layer_offset)
                 else:  # scatter: offset is the left edge of the spread; a draw adds [0, span)
                     offset = deg_to_angle(-spread / 2)
-                slots.append([offset, speed_q16, sign])
-    return slots
+                slots.append((offset, speed_q16, sign))
+    return tuple(slots)
 
 
 def compile_program(config: BulletHellConfig) -> dict[str, Any]:

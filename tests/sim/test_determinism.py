@@ -75,3 +75,22 @@ def test_a_batch_hashes_its_program_once_per_player_and_every_run_reports_that_h
     telemetries = run_batch(program, [(seed, novice) for seed in range(3)] + [(seed, expert) for seed in range(2)])
     assert len(calls) == 2  # one Simulation per player, reused across its seeds
     assert {t["program_hash"] for t in telemetries} == {program_hash(program)}
+
+
+@pytest.mark.parametrize("player", PLAYERS[:2], ids=lambda p: p.get("skill", p["kind"]))
+def test_snapshots_at_equal_the_captures_of_a_whole_run(player) -> None:
+    program = baseline_program()
+    whole = Simulation(program, player).run(seed=7, capture_ticks=(0, 59, 600, 1201, 99_999))
+    last = whole.telemetry["ticks"] - 1
+    ticks = [0, 59, 600, 1201, last, last + 1, 99_999]
+    some = Simulation(program, player).snapshots_at(seed=7, ticks=ticks)
+    expected = Simulation(program, player).run(seed=7, capture_ticks=tuple(ticks)).snapshots
+    assert sorted(some) == [s.tick for s in expected] == [0, 59, 600, 1201, last]  # none past the end
+    for snap in expected:
+        got = some[snap.tick]
+        assert (got.phase_index, got.player_x, got.player_y, got.invulnerable, got.boss_health,
+                got.hit_this_tick) == (snap.phase_index, snap.player_x, snap.player_y, snap.invulnerable,
+                                       snap.boss_health, snap.hit_this_tick)
+        assert got.x.tolist() == snap.x.tolist() and got.y.tolist() == snap.y.tolist()
+        assert got.phase.tolist() == snap.phase.tolist()
+    assert Simulation(program, player).snapshots_at(seed=7, ticks=[]) == {}
