@@ -155,7 +155,9 @@ def batch(
     install_termination_handling()
     from gcv.batch.job import BatchUsageError, run_job
     from gcv.batch.spec import BatchSpecError, load_batch
+    from gcv.cli import startup
 
+    startup.imports_done()  # a long job from here on (and forked workers share the frozen start-up)
     if executor not in ("local", "dask"):
         fail_usage(f"--executor {executor!r}: use local or dask", json_mode=json_mode)
     if executor == "dask" and not scheduler:

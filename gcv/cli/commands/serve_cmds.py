@@ -31,6 +31,7 @@ def serve(
     import uvicorn
 
     from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+    from gcv.cli import startup
     from gcv.console.app import create_app
     from gcv.console.context import ConsoleConfig
     from gcv.console.security import is_loopback
@@ -54,6 +55,7 @@ def serve(
     except StoreError as exc:
         fail_usage(str(exc))
     install_termination_handling()
+    startup.imports_done()  # a long-running server from here on
     shown = f"[{host}]" if ":" in host else host
     mode = f"{len(user_table.by_digest)} user(s) from {users}" if user_table else "local user, every role"
     console(stderr=True).print(f"GCV console on http://{shown}:{port}/ (workspace {workspace_root()}; {mode}); "

@@ -34,8 +34,10 @@ def _workspace():
 
 
 def _engine(json_mode: bool, quiet: bool = False):
+    from gcv.cli import startup
     from gcv.workflow.loop import WorkflowLoop  # lazy: the loop imports every layer below it
 
+    startup.imports_done()
     err = console(stderr=True)
     trace = (lambda line: None) if quiet else (lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
     return WorkflowLoop(_workspace(), on_trace=trace)
