@@ -1,7 +1,8 @@
 """The last line of defence: any failure a command did not handle becomes one message and a
 documented exit code, never a traceback.
 
-``gcv.cli.app.main`` calls :func:`describe` for an exception that escaped a command:
+``gcv.cli.app.main`` calls :func:`describe` for an exception that escaped a command (and
+``gcv.cli.entry.main`` for one raised while the command tree is imported, a Ctrl-C included):
 
 * exit 2 (``EXIT_USAGE``): an input file that cannot be used (``GcvInputError``);
 * exit 70 (``EXIT_ENVIRONMENT``, sysexits' EX_SOFTWARE): the environment or the workspace
@@ -105,7 +106,7 @@ def report(exc: BaseException, *, json_mode: bool) -> int:
             sys.stdout.write(json.dumps(failure.as_dict(), ensure_ascii=False) + "\n")
             sys.stdout.flush()
         else:
-            from gcv.cli.output import safe_text
+            from gcv.cli.safe_text import safe_text  # no rich or typer: they may be what failed
 
             sys.stderr.write(f"error: {safe_text(failure.message)}\n" if failure.kind != "interrupted"
                              else "interrupted\n")

@@ -8,7 +8,6 @@ output (no colour codes when piped). Diagnostics for people go to stderr.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from typing import Any, Iterable, NoReturn
 
@@ -17,26 +16,11 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.markup import escape
 
+from gcv.cli.safe_text import safe_text
+
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
-
-
-# Characters that must never reach a terminal raw from a config, a request or a bundle: C0
-# controls except newline and tab (ESC starts ANSI sequences, CR rewrites a line, BEL rings),
-# DEL, C1 controls (0x9b is a one-byte CSI), and the bidirectional overrides that reorder
-# what a reader sees.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def _visible(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def safe_text(text: str) -> str:
-    """``text`` with every terminal control character shown as an escape (``\\x1b``, ``\\r``)."""
-    return _UNSAFE.sub(_visible, text)
 
 
 class SafeConsole(Console):

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 import sqlite3
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +16,8 @@ from gcv.cli import app as cli_app
 from gcv.cli.failures import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, describe
 from gcv.contract.loading import GcvInputError
 from gcv.store.errors import CorruptLog, StoreError
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(("exc", "code", "kind", "needle"), [
@@ -63,3 +68,29 @@ def test_an_unexpected_exception_is_one_line_exit_70_and_a_traceback_only_on_req
     with pytest.raises(SystemExit):
         cli_app.main()
     assert "Traceback" in capsys.readouterr().err
+
+
+def _entry_with_a_planted_typer(tmp_path: Path, body: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """The console script's entry in a real process whose import of typer (the first thing the
+    command tree imports) runs ``body``: a deterministic stand-in for Ctrl-C or a broken install."""
+    (tmp_path / "typer.py").write_text(body, encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(REPO)]), GCV_HOME=str(tmp_path / "home"))
+    env.pop("GCV_DEBUG", None)
+    return subprocess.run([sys.executable, "-c", "from gcv.cli.entry import main; main()", *args],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_ctrl_c_while_the_cli_imports_exits_130_without_a_traceback(tmp_path: Path) -> None:
+    done = _entry_with_a_planted_typer(tmp_path, "raise KeyboardInterrupt\n", "--help")
+    assert done.returncode == 130
+    assert done.stderr == "interrupted\n"
+    assert done.stdout == ""
+
+
+def test_a_broken_install_is_one_json_error_with_exit_70(tmp_path: Path) -> None:
+    done = _entry_with_a_planted_typer(tmp_path, "raise ImportError('planted: typer is broken')\n",
+                                       "validate", "x.json", "--json")
+    assert done.returncode == 70
+    assert "Traceback" not in done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["exit_code"] == 70 and "typer is broken" in doc["error"]
