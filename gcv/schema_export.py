@@ -17,7 +17,7 @@ from gcv.agents.request_eval import set_schema
 from gcv.batch.spec import batch_spec_schema as build_batch_spec_schema
 from gcv.contract.jsonschema_check import CONFIG_SCHEMA_FILE, GOAL_SCHEMA_FILE, config_schema, goal_schema, model_schema
 from gcv.sim.players import InputsTrace
-from gcv.sim.program_model import Bound, SimProgram, program_bounds
+from gcv.sim.program_model import PHASE_ID_CHARS, Bound, SimProgram, program_bounds, program_keys
 from gcv.sim.telemetry_model import Telemetry
 from gcv.validation.report import ValidationReport
 from gcv.workflow.state import STATE_SCHEMA_FILE, state_json_schema
@@ -98,6 +98,7 @@ _GENERATED = "Generated from gcv/sim/program_model.py by `gcv schema export`; do
 _SPECIAL_NAMES = {
     "phases": "PhaseCount", "phases[].slots": "SlotCount", "phases[].slots[][0]": "SlotAngleOffset",
     "phases[].slots[][1]": "SlotSpeed", "phases[].slots[][2]": "SlotRotationSign",
+    "phases[].phase_id": "PhaseIdLength",
 }
 
 
@@ -113,21 +114,37 @@ def _bounds_table() -> list[tuple[str, Bound]]:
     return [(bound_name(b), b) for b in program_bounds()]
 
 
+def keys_name(section: str) -> str:
+    """``""`` -> ``Program``, ``phases[]`` -> ``Phase``, ``bot.skills[]`` -> ``Skill``, ``frame_model`` -> ``FrameModel``."""
+    special = {"": "Program", "phases[]": "Phase", "bot.skills": "Skills", "bot.skills[]": "Skill"}
+    return special.get(section) or "".join(part.capitalize() for part in section.split("_"))
+
+
 def csharp_bounds() -> str:
-    lines = [f"// {_GENERATED}", "// The inclusive range of every program integer and list length (docs/simulation.md 2).",
+    lines = [f"// {_GENERATED}", "// The inclusive range of every program integer and list length (docs/simulation.md 2),",
+             "// the members each object of the program may have, and the characters of a phase id.",
              "namespace Gcv.Core", "{", "    public static class ProgramBounds", "    {"]
     for name, b in _bounds_table():
         lines.append(f"        public const long {name}Min = {b.lo}, {name}Max = {b.hi};  // {b.path}")
+    lines.append(f'        public const string PhaseIdChars = "{PHASE_ID_CHARS}";')
+    for section, keys in program_keys():
+        quoted = ", ".join(f'"{k}"' for k in keys)
+        lines.append(f"        public static readonly string[] {keys_name(section)}Keys = {{ {quoted} }};")
     lines += ["    }", "}"]
     return "\n".join(lines) + "\n"
 
 
 def cpp_bounds() -> str:
-    lines = [f"// {_GENERATED}", "// The inclusive range of every program integer and list length (docs/simulation.md 2).",
+    lines = [f"// {_GENERATED}", "// The inclusive range of every program integer and list length (docs/simulation.md 2),",
+             "// the members each object of the program may have, and the characters of a phase id.",
              "#pragma once", "", "#include <cstdint>", "", "namespace gcv {", "namespace program_bounds {"]
     for name, b in _bounds_table():
         lo = f"({b.lo}LL)" if b.lo < 0 else f"{b.lo}LL"
         lines.append(f"constexpr int64_t k{name}Min = {lo}, k{name}Max = {b.hi}LL;  // {b.path}")
+    lines.append(f'constexpr const char kPhaseIdChars[] = "{PHASE_ID_CHARS}";')
+    for section, keys in program_keys():
+        quoted = ", ".join(f'"{k}"' for k in keys)
+        lines.append(f"constexpr const char* k{keys_name(section)}Keys[] = {{{quoted}}};")
     lines += ["}  // namespace program_bounds", "}  // namespace gcv"]
     return "\n".join(lines) + "\n"
 

@@ -76,8 +76,14 @@ class ProgramBoss(_Strict):
     y: int = Field(ge=-COORD, le=COORD)
 
 
+# A phase id: 1 to 32 of these characters (the pattern below says the same; a test holds the
+# two equal). The cores check the characters from this string, generated into their tables.
+PHASE_ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_-"
+PHASE_ID_PATTERN = r"^[a-z0-9_\-]+$"
+
+
 class ProgramPhase(_Strict):
-    phase_id: str = Field(min_length=1, max_length=32, pattern=r"^[a-z0-9_\-]+$")
+    phase_id: str = Field(min_length=1, max_length=32, pattern=PHASE_ID_PATTERN)
     trigger_micro: int = Field(ge=1, le=1_000_000)
     pattern: Literal["ring", "spiral", "aimed_fan", "petal", "scatter"]
     pattern_code: int = Field(ge=0, le=4)
@@ -108,8 +114,16 @@ class Skill(_Strict):
     mistake_threshold: int = Field(ge=0, le=(1 << 32) - 1)
 
 
+class Skills(_Strict):
+    """The three bot skills; every program carries all three (a run names one)."""
+
+    novice: Skill
+    average: Skill
+    expert: Skill
+
+
 class Bot(_Strict):
-    skills: dict[str, Skill]
+    skills: Skills
     clearance_cap: int = Field(ge=1, le=1 << 50)
     home_shift: int = Field(ge=0, le=62)
 
@@ -157,9 +171,15 @@ class Bound:
 # Which list each nested model is found in (``phases[]``) or under (``bot.skills.NAME``).
 _SECTIONS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("", SimProgram), ("arena", Arena), ("player", ProgramPlayer), ("boss", ProgramBoss),
-    ("phases[]", ProgramPhase), ("scripted", Scripted), ("bot", Bot), ("bot.skills[]", Skill),
-    ("frame_model", FrameModel),
+    ("phases[]", ProgramPhase), ("scripted", Scripted), ("bot", Bot), ("bot.skills", Skills),
+    ("bot.skills[]", Skill), ("frame_model", FrameModel),
 )
+
+
+def program_keys() -> list[tuple[str, tuple[str, ...]]]:
+    """The members each object of the program may have, by section (every one is required:
+    no field of the program has a default). The cores refuse any other, as pydantic does."""
+    return [(section, tuple(model.model_fields)) for section, model in _SECTIONS]
 
 
 def program_bounds() -> list[Bound]:
@@ -174,7 +194,7 @@ def program_bounds() -> list[Bound]:
                 out.append(Bound(path, int(lo), int(hi)))  # type: ignore[call-overload]
             min_len = next((m.min_length for m in info.metadata if isinstance(m, MinLen)), None)
             max_len = next((m.max_length for m in info.metadata if isinstance(m, MaxLen)), None)
-            if info.annotation is not str and min_len is not None and max_len is not None:
+            if min_len is not None and max_len is not None:  # a list's length, or a string's (phase_id)
                 out.append(Bound(path, min_len, max_len))
         if model is ProgramPhase:
             out.extend(Bound(f"phases[].slots[][{k}]", lo, hi) for k, (_, lo, hi) in enumerate(SLOT_BOUNDS))

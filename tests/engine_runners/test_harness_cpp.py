@@ -383,9 +383,10 @@ JSON_VALUES = st.recursive(JSON_LEAVES, lambda inner: st.one_of(
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(extra=JSON_VALUES, ensure_ascii=st.booleans())
 def test_program_hash_agrees_with_python_canonical_json(harness: Path, extra: Any, ensure_ascii: bool) -> None:
-    """The C++ canonical JSON equals gcv.contract.canonical's for arbitrary JSON: an unknown
-    program member (ignored by the simulation, covered by the hash) must not change the
-    verdict, however the request file writes it."""
+    """The C++ canonical JSON equals gcv.contract.canonical's for arbitrary JSON, however the
+    request file writes it: an unknown program member carries the value. The hash is checked
+    before the program is read, so a run that gets as far as refusing the member (exit 2,
+    naming it) computed the same hash; a different one is exit 3, hash_mismatch."""
     with tempfile.TemporaryDirectory(prefix="gcv-canonical-") as tmp:
         out = Path(tmp)
         request = _baseline_request(out)
@@ -394,7 +395,8 @@ def test_program_hash_agrees_with_python_canonical_json(harness: Path, extra: An
         req_path = out / "request.json"
         req_path.write_text(json.dumps(request, ensure_ascii=ensure_ascii), encoding="utf-8")
         run = _run_raw(harness, req_path)
-        assert run.code == 0, run.proc.stderr
+        assert run.code == 2, run.proc.stderr
+        assert "program is malformed: field program.zz_extra: Extra inputs are not permitted" in run.proc.stderr
 
 
 def test_capture_ticks_are_ignored_and_said_so(harness: Path, tmp_path: Path) -> None:

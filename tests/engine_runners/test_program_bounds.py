@@ -47,9 +47,9 @@ def test_every_range_the_ports_read_comes_from_the_generated_table(repo_root: Pa
         "a literal range in ReadProgram"
 
 
-def _player_for(bound: Bound) -> dict[str, Any]:
-    # The C++ reader reads the scripted section only for a scripted player and the bot's for a bot.
-    return {"kind": "bot", "skill": SKILL} if bound.path.startswith("bot") else {"kind": "scripted"}
+# Every reader reads the whole program whichever player runs: a scripted player for every case
+# (so a bad bot section is refused on a scripted run too, as pydantic refuses it).
+PLAYER = {"kind": "scripted"}
 
 
 def _with_value(program: dict[str, Any], bound: Bound, value: int) -> dict[str, Any]:
@@ -58,15 +58,14 @@ def _with_value(program: dict[str, Any], bound: Bound, value: int) -> dict[str, 
     path = bound.path
     if path == "phases":
         p["phases"] = [dict(p["phases"][0], phase_id=f"p{k}") for k in range(value)]
+    elif path == "phases[].phase_id":  # a string's length
+        p["phases"][0]["phase_id"] = "p" * value
     elif path == "phases[].slots":
         p["phases"][0]["slots"] = [list(p["phases"][0]["slots"][0]) for _ in range(value)]
     elif path.startswith("phases[].slots[]["):
         p["phases"][0]["slots"][0][int(path[-2])] = value
     elif path.startswith("phases[]."):
-        phase = p["phases"][0]
-        if path.endswith("scatter_span"):  # read by the C++ core for a scatter phase only
-            phase.update(pattern="scatter", pattern_code=4)
-        phase[path.split(".")[-1]] = value
+        p["phases"][0][path.split(".")[-1]] = value
     elif path.startswith("bot.skills[]."):
         p["bot"]["skills"][SKILL][path.split(".")[-1]] = value
     else:
@@ -90,7 +89,7 @@ IDS = [f"{b.path}-{side}" for b, side, _ in CASES]
 def test_python_refuses_a_value_outside_the_range(bound: Bound, side: str, value: int, tmp_path: Path) -> None:
     program = _with_value(load_vector(VECTORS[0])["request"]["program"], bound, value)
     with pytest.raises(ValidationError) as err:
-        RunRequest.model_validate(make_request(program, 1, _player_for(bound), tmp_path))
+        RunRequest.model_validate(make_request(program, 1, PLAYER, tmp_path))
     leaf = re.sub(r"\[.*", "", bound.path.split(".")[-1])
     assert leaf in str(err.value)
 
@@ -108,7 +107,7 @@ def test_the_engine_cores_refuse_the_same_value(harness: tuple[HarnessKind, Path
                                                 value: int, tmp_path: Path) -> None:
     kind, exe = harness
     program = _with_value(load_vector(VECTORS[0])["request"]["program"], bound, value)
-    run = kind.run(exe, make_request(program, 1, _player_for(bound), tmp_path), tmp_path)
+    run = kind.run(exe, make_request(program, 1, PLAYER, tmp_path), tmp_path)
     leaf = re.sub(r"\[.*", "", bound.path.split(".")[-1])
     assert run.code == 2, f"{kind.label} accepted {bound.path} = {value}: {run.proc.stderr}"
     assert leaf in run.proc.stderr, run.proc.stderr

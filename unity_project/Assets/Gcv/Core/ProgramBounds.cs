@@ -1,5 +1,6 @@
 // Generated from gcv/sim/program_model.py by `gcv schema export`; do not edit.
-// The inclusive range of every program integer and list length (docs/simulation.md 2).
+// The inclusive range of every program integer and list length (docs/simulation.md 2),
+// the members each object of the program may have, and the characters of a phase id.
 namespace Gcv.Core
 {
     public static class ProgramBounds
@@ -24,6 +25,7 @@ namespace Gcv.Core
         public const long BossMaxHealthMin = 1, BossMaxHealthMax = 2147483647;  // boss.max_health
         public const long BossXMin = -268435456, BossXMax = 268435456;  // boss.x
         public const long BossYMin = -268435456, BossYMax = 268435456;  // boss.y
+        public const long PhaseIdLengthMin = 1, PhaseIdLengthMax = 32;  // phases[].phase_id
         public const long PhaseTriggerMicroMin = 1, PhaseTriggerMicroMax = 1000000;  // phases[].trigger_micro
         public const long PhasePatternCodeMin = 0, PhasePatternCodeMax = 4;  // phases[].pattern_code
         public const long PhaseBulletsPerWaveMin = 1, PhaseBulletsPerWaveMax = 64;  // phases[].bullets_per_wave
@@ -48,5 +50,16 @@ namespace Gcv.Core
         public const long FrameModelPerBulletUsMin = 0, FrameModelPerBulletUsMax = 10000;  // frame_model.per_bullet_us
         public const long FrameModelPerCheckUsMin = 0, FrameModelPerCheckUsMax = 10000;  // frame_model.per_check_us
         public const long TickHzMin = 60, TickHzMax = 60;  // tick_hz
+        public const string PhaseIdChars = "abcdefghijklmnopqrstuvwxyz0123456789_-";
+        public static readonly string[] ProgramKeys = { "program", "config_hash", "tick_hz", "duration_ticks", "arena", "player", "boss", "phases", "scripted", "bot", "frame_model", "state_hash_interval" };
+        public static readonly string[] ArenaKeys = { "half_width", "half_height", "despawn_x", "despawn_y" };
+        public static readonly string[] PlayerKeys = { "max_health", "speed", "focus_speed", "hit_radius", "graze_radius", "start_x", "start_y", "invulnerability_ticks", "auto_fire_damage", "auto_fire_interval_ticks" };
+        public static readonly string[] BossKeys = { "max_health", "x", "y" };
+        public static readonly string[] PhaseKeys = { "phase_id", "trigger_micro", "pattern", "pattern_code", "bullets_per_wave", "wave_interval_ticks", "lifetime_ticks", "rotation_per_wave", "aim", "scatter_span", "slots" };
+        public static readonly string[] ScriptedKeys = { "rate_x", "rate_y", "amp_x", "amp_y" };
+        public static readonly string[] BotKeys = { "skills", "clearance_cap", "home_shift" };
+        public static readonly string[] SkillsKeys = { "novice", "average", "expert" };
+        public static readonly string[] SkillKeys = { "reaction_ticks", "lookahead_ticks", "mistake_threshold" };
+        public static readonly string[] FrameModelKeys = { "fixed_us", "per_bullet_us", "per_check_us" };
     }
 }

@@ -171,6 +171,7 @@ namespace Gcv.Core
         {
             const string P = "program";
             Fields.Object(json, P);
+            Fields.Only(json, P, ProgramBounds.ProgramKeys);
             var prog = new SimProgram { Json = json };
             string id = Fields.String(json, "program", P);
             if (id != ProgramId) throw new BadRequestException("program.program", "expected \"" + ProgramId + "\", got \"" + id + "\"");
@@ -181,6 +182,7 @@ namespace Gcv.Core
 
             var arena = Fields.Object(json, "arena", P);
             const string A = "program.arena";
+            Fields.Only(arena, A, ProgramBounds.ArenaKeys);
             prog.HalfWidth = Fields.Int(arena, "half_width", A, ProgramBounds.ArenaHalfWidthMin, ProgramBounds.ArenaHalfWidthMax);
             prog.HalfHeight = Fields.Int(arena, "half_height", A, ProgramBounds.ArenaHalfHeightMin, ProgramBounds.ArenaHalfHeightMax);
             prog.DespawnX = Fields.Int(arena, "despawn_x", A, ProgramBounds.ArenaDespawnXMin, ProgramBounds.ArenaDespawnXMax);
@@ -188,6 +190,7 @@ namespace Gcv.Core
 
             var pl = Fields.Object(json, "player", P);
             const string PL = "program.player";
+            Fields.Only(pl, PL, ProgramBounds.PlayerKeys);
             prog.MaxHealth = Fields.Int(pl, "max_health", PL, ProgramBounds.PlayerMaxHealthMin, ProgramBounds.PlayerMaxHealthMax);
             prog.Speed = Fields.Int(pl, "speed", PL, ProgramBounds.PlayerSpeedMin, ProgramBounds.PlayerSpeedMax);
             prog.FocusSpeed = Fields.Int(pl, "focus_speed", PL, ProgramBounds.PlayerFocusSpeedMin, ProgramBounds.PlayerFocusSpeedMax);
@@ -201,6 +204,7 @@ namespace Gcv.Core
 
             var boss = Fields.Object(json, "boss", P);
             const string B = "program.boss";
+            Fields.Only(boss, B, ProgramBounds.BossKeys);
             prog.BossMaxHealth = Fields.Int(boss, "max_health", B, ProgramBounds.BossMaxHealthMin, ProgramBounds.BossMaxHealthMax);
             prog.BossX = Fields.Int(boss, "x", B, ProgramBounds.BossXMin, ProgramBounds.BossXMax);
             prog.BossY = Fields.Int(boss, "y", B, ProgramBounds.BossYMin, ProgramBounds.BossYMax);
@@ -212,8 +216,9 @@ namespace Gcv.Core
             {
                 string pp = Fields.Index("program.phases", k);
                 var ph = Fields.Object(phases[k], pp);
+                Fields.Only(ph, pp, ProgramBounds.PhaseKeys);
                 var phase = new PhaseProgram();
-                phase.PhaseId = Fields.String(ph, "phase_id", pp);
+                phase.PhaseId = PhaseId(ph, pp);
                 phase.TriggerMicro = Fields.Int(ph, "trigger_micro", pp, ProgramBounds.PhaseTriggerMicroMin, ProgramBounds.PhaseTriggerMicroMax);
                 phase.Pattern = Fields.String(ph, "pattern", pp);
                 if (System.Array.IndexOf(PatternNames, phase.Pattern) < 0)
@@ -246,6 +251,7 @@ namespace Gcv.Core
 
             var sc = Fields.Object(json, "scripted", P);
             const string S = "program.scripted";
+            Fields.Only(sc, S, ProgramBounds.ScriptedKeys);
             prog.RateX = Fields.Int(sc, "rate_x", S, ProgramBounds.ScriptedRateXMin, ProgramBounds.ScriptedRateXMax);
             prog.RateY = Fields.Int(sc, "rate_y", S, ProgramBounds.ScriptedRateYMin, ProgramBounds.ScriptedRateYMax);
             prog.AmpX = Fields.Int(sc, "amp_x", S, ProgramBounds.ScriptedAmpXMin, ProgramBounds.ScriptedAmpXMax);
@@ -253,13 +259,16 @@ namespace Gcv.Core
 
             var bot = Fields.Object(json, "bot", P);
             const string BT = "program.bot";
+            Fields.Only(bot, BT, ProgramBounds.BotKeys);
             prog.ClearanceCap = Fields.Int(bot, "clearance_cap", BT, ProgramBounds.BotClearanceCapMin, ProgramBounds.BotClearanceCapMax);
             prog.HomeShift = Fields.Int(bot, "home_shift", BT, ProgramBounds.BotHomeShiftMin, ProgramBounds.BotHomeShiftMax);
             var skills = Fields.Object(bot, "skills", BT);
-            foreach (string name in skills.Keys)
+            Fields.Only(skills, "program.bot.skills", ProgramBounds.SkillsKeys);
+            foreach (string name in ProgramBounds.SkillsKeys)  // all three, whichever player runs
             {
                 string kp = Fields.Join("program.bot.skills", name);
-                var sk = Fields.Object(skills.Map[name], kp);
+                var sk = Fields.Object(skills, name, "program.bot.skills");
+                Fields.Only(sk, kp, ProgramBounds.SkillKeys);
                 prog.Skills[name] = new BotSkill
                 {
                     ReactionTicks = Fields.Int(sk, "reaction_ticks", kp, ProgramBounds.SkillReactionTicksMin, ProgramBounds.SkillReactionTicksMax),
@@ -270,10 +279,27 @@ namespace Gcv.Core
 
             var fm = Fields.Object(json, "frame_model", P);
             const string F = "program.frame_model";
+            Fields.Only(fm, F, ProgramBounds.FrameModelKeys);
             prog.FixedUs = Fields.Int(fm, "fixed_us", F, ProgramBounds.FrameModelFixedUsMin, ProgramBounds.FrameModelFixedUsMax);
             prog.PerBulletUs = Fields.Int(fm, "per_bullet_us", F, ProgramBounds.FrameModelPerBulletUsMin, ProgramBounds.FrameModelPerBulletUsMax);
             prog.PerCheckUs = Fields.Int(fm, "per_check_us", F, ProgramBounds.FrameModelPerCheckUsMin, ProgramBounds.FrameModelPerCheckUsMax);
             return prog;
+        }
+
+        /// <summary>A phase id: PhaseIdLength characters, each one of PhaseIdChars (the pattern of the Python model).</summary>
+        static string PhaseId(JsonValue ph, string path)
+        {
+            string id = Fields.String(ph, "phase_id", path);
+            string at = Fields.Join(path, "phase_id");
+            if (id.Length < ProgramBounds.PhaseIdLengthMin || id.Length > ProgramBounds.PhaseIdLengthMax)
+                throw new BadRequestException(at, string.Format(CultureInfo.InvariantCulture,
+                    "{0} characters; allowed {1}..{2}", id.Length, ProgramBounds.PhaseIdLengthMin, ProgramBounds.PhaseIdLengthMax));
+            foreach (char c in id)
+            {
+                if (ProgramBounds.PhaseIdChars.IndexOf(c) < 0)
+                    throw new BadRequestException(at, "may use only " + ProgramBounds.PhaseIdChars);
+            }
+            return id;
         }
 
         static void Count(int count, long min, long max, string path)

@@ -35,7 +35,6 @@ struct PhaseSpec {
 };
 
 struct BotSkill {
-    bool present = false;
     int64_t reactionTicks = 0;
     int64_t lookaheadTicks = 0;
     int64_t mistakeThreshold = 0;
@@ -52,11 +51,8 @@ struct Program {
     // boss
     int64_t bossMaxHealth = 0, bossX = 0, bossY = 0;
     std::vector<PhaseSpec> phases;
-    // scripted player (read only when the player is scripted)
-    bool hasScripted = false;
+    // scripted player and bot (both read for every run: the readers accept the same programs)
     int64_t rateX = 0, rateY = 0, ampX = 0, ampY = 0;
-    // bot (read only when the player is a bot)
-    bool hasBot = false;
     BotSkill novice, average, expert;
     int64_t clearanceCap = 0, homeShift = 0;
     // frame model
@@ -172,21 +168,57 @@ public:
     }
     // pydantic extra="forbid": name the first member not in `allowed`.
     bool NoExtra(const Json& obj, const std::string& base, std::initializer_list<const char*> allowed) {
+        return NoExtra(obj, base, allowed.begin(), allowed.end());
+    }
+    template <size_t N>
+    bool NoExtra(const Json& obj, const std::string& base, const char* const (&allowed)[N]) {
+        return NoExtra(obj, base, allowed, allowed + N);
+    }
+    bool NoExtra(const Json& obj, const std::string& base, const char* const* first, const char* const* last) {
         for (const std::string& key : obj.keys) {
             bool known = false;
-            for (const char* a : allowed)
-                if (key == a) known = true;
+            for (const char* const* a = first; a != last; ++a)
+                if (key == *a) known = true;
             if (!known) return Fail(Join(base, key), "Extra inputs are not permitted");
         }
         return true;
     }
+    // A string of `lo`..`hi` characters, each one of `chars` (the phase id's pattern).
+    std::string Token(const Json& obj, const std::string& key, const std::string& base, int64_t lo, int64_t hi,
+                      const char* chars) {
+        std::string s = String(obj, key, base);
+        if (!Ok()) return s;
+        if (static_cast<int64_t>(s.size()) < lo || static_cast<int64_t>(s.size()) > hi) {
+            Fail(Join(base, key), "String should have " + std::to_string(lo) + " to " + std::to_string(hi) +
+                                      " characters (got " + std::to_string(s.size()) + ")");
+            return s;
+        }
+        for (char c : s) {
+            bool allowed = false;
+            for (const char* a = chars; *a; ++a)
+                if (c == *a) allowed = true;
+            if (!allowed) {
+                Fail(Join(base, key), std::string("String should use only ") + chars);
+                return s;
+            }
+        }
+        return s;
+    }
 };
 
-// Reads the program. `player` decides whether the scripted / bot sections are required,
-// exactly as the Python simulator only touches them for that player. Every range (all
-// inclusive) comes from ProgramBounds.h, generated from the Python program model, so the
-// three implementations accept the same programs; the table of why each range keeps every
-// tick inside int64 is in gcv/sim/program_model.py and docs/simulation.md section 2.
+inline bool IsSha256Hex(const std::string& s) {
+    if (s.size() != 64) return false;
+    for (char c : s)
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+    return true;
+}
+
+// Reads the whole program, every section whichever player runs, as the Python model does:
+// every range (all inclusive), the members each object may have and the characters of a
+// phase id come from ProgramBounds.h, generated from the Python program model, so the three
+// implementations accept the same programs; the table of why each range keeps every tick
+// inside int64 is in gcv/sim/program_model.py and docs/simulation.md section 2. `player` is
+// the run's (a bot's skill must be one the program carries: all three always are).
 inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out, std::string& error) {
     using namespace program_bounds;
     FieldReader r;
@@ -195,11 +227,18 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
         error = "field program: Input should be an object";
         return false;
     }
+    r.NoExtra(prog, base, kProgramKeys);
+    const std::string id = r.String(prog, "program", base);
+    if (r.Ok() && id != "gcv.sim_program/1")
+        r.Fail(base + ".program", "Input should be 'gcv.sim_program/1'");
     out.configHash = r.String(prog, "config_hash", base);
+    if (r.Ok() && !IsSha256Hex(out.configHash))
+        r.Fail(base + ".config_hash", "String should match pattern '^[0-9a-f]{64}$'");
     out.tickHz = r.Int(prog, "tick_hz", base, kTickHzMin, kTickHzMax);
     out.durationTicks = r.Int(prog, "duration_ticks", base, kDurationTicksMin, kDurationTicksMax);
     if (const Json* a = r.Object(prog, "arena", base)) {
         std::string b = base + ".arena";
+        r.NoExtra(*a, b, kArenaKeys);
         out.halfWidth = r.Int(*a, "half_width", b, kArenaHalfWidthMin, kArenaHalfWidthMax);
         out.halfHeight = r.Int(*a, "half_height", b, kArenaHalfHeightMin, kArenaHalfHeightMax);
         out.despawnX = r.Int(*a, "despawn_x", b, kArenaDespawnXMin, kArenaDespawnXMax);
@@ -207,6 +246,7 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
     }
     if (const Json* p = r.Object(prog, "player", base)) {
         std::string b = base + ".player";
+        r.NoExtra(*p, b, kPlayerKeys);
         out.maxHealth = r.Int(*p, "max_health", b, kPlayerMaxHealthMin, kPlayerMaxHealthMax);
         out.speed = r.Int(*p, "speed", b, kPlayerSpeedMin, kPlayerSpeedMax);
         out.focusSpeed = r.Int(*p, "focus_speed", b, kPlayerFocusSpeedMin, kPlayerFocusSpeedMax);
@@ -220,6 +260,7 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
     }
     if (const Json* bo = r.Object(prog, "boss", base)) {
         std::string b = base + ".boss";
+        r.NoExtra(*bo, b, kBossKeys);
         out.bossMaxHealth = r.Int(*bo, "max_health", b, kBossMaxHealthMin, kBossMaxHealthMax);
         out.bossX = r.Int(*bo, "x", b, kBossXMin, kBossXMax);
         out.bossY = r.Int(*bo, "y", b, kBossYMin, kBossYMax);
@@ -234,10 +275,14 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
                 r.Fail(b, "Input should be an object");
                 break;
             }
+            r.NoExtra(ph, b, kPhaseKeys);
             PhaseSpec s;
-            s.phaseId = r.String(ph, "phase_id", b);
+            s.phaseId = r.Token(ph, "phase_id", b, kPhaseIdLengthMin, kPhaseIdLengthMax, kPhaseIdChars);
             s.triggerMicro = r.Int(ph, "trigger_micro", b, kPhaseTriggerMicroMin, kPhaseTriggerMicroMax);
             s.pattern = r.String(ph, "pattern", b);
+            if (r.Ok() && s.pattern != "ring" && s.pattern != "spiral" && s.pattern != "aimed_fan" &&
+                s.pattern != "petal" && s.pattern != "scatter")
+                r.Fail(b + ".pattern", "Input should be 'ring', 'spiral', 'aimed_fan', 'petal' or 'scatter'");
             s.scatter = s.pattern == "scatter";
             // read for their ranges only (the slots carry the wave): every reader accepts the same programs
             r.Int(ph, "pattern_code", b, kPhasePatternCodeMin, kPhasePatternCodeMax);
@@ -246,7 +291,7 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
             s.lifetimeTicks = r.Int(ph, "lifetime_ticks", b, kPhaseLifetimeTicksMin, kPhaseLifetimeTicksMax);
             s.rotationPerWave = r.Int(ph, "rotation_per_wave", b, kPhaseRotationPerWaveMin, kPhaseRotationPerWaveMax);
             s.aim = r.Bool(ph, "aim", b);
-            if (s.scatter) s.scatterSpan = r.Int(ph, "scatter_span", b, kPhaseScatterSpanMin, kPhaseScatterSpanMax);
+            s.scatterSpan = r.Int(ph, "scatter_span", b, kPhaseScatterSpanMin, kPhaseScatterSpanMax);
             if (const Json* slots = r.Array(ph, "slots", b)) {
                 std::string sb = b + ".slots";
                 r.Count(slots->items.size(), sb, kSlotCountMin, kSlotCountMax);
@@ -269,28 +314,27 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
             out.phases.push_back(std::move(s));
         }
     }
-    if (player.kind == PlayerSpec::Kind::Scripted) {
-        if (const Json* sc = r.Object(prog, "scripted", base)) {
-            std::string b = base + ".scripted";
-            out.hasScripted = true;
-            out.rateX = r.Int(*sc, "rate_x", b, kScriptedRateXMin, kScriptedRateXMax);
-            out.rateY = r.Int(*sc, "rate_y", b, kScriptedRateYMin, kScriptedRateYMax);
-            out.ampX = r.Int(*sc, "amp_x", b, kScriptedAmpXMin, kScriptedAmpXMax);
-            out.ampY = r.Int(*sc, "amp_y", b, kScriptedAmpYMin, kScriptedAmpYMax);
-        }
+    if (const Json* sc = r.Object(prog, "scripted", base)) {
+        std::string b = base + ".scripted";
+        r.NoExtra(*sc, b, kScriptedKeys);
+        out.rateX = r.Int(*sc, "rate_x", b, kScriptedRateXMin, kScriptedRateXMax);
+        out.rateY = r.Int(*sc, "rate_y", b, kScriptedRateYMin, kScriptedRateYMax);
+        out.ampX = r.Int(*sc, "amp_x", b, kScriptedAmpXMin, kScriptedAmpXMax);
+        out.ampY = r.Int(*sc, "amp_y", b, kScriptedAmpYMin, kScriptedAmpYMax);
     }
-    if (player.kind == PlayerSpec::Kind::Bot) {
-        if (const Json* bot = r.Object(prog, "bot", base)) {
-            std::string b = base + ".bot";
-            out.hasBot = true;
-            out.clearanceCap = r.Int(*bot, "clearance_cap", b, kBotClearanceCapMin, kBotClearanceCapMax);
-            out.homeShift = r.Int(*bot, "home_shift", b, kBotHomeShiftMin, kBotHomeShiftMax);
-            if (const Json* skills = r.Object(*bot, "skills", b)) {
-                std::string sb = b + ".skills";
-                BotSkill* target = const_cast<BotSkill*>(out.Skill(player.skill));
-                if (const Json* sk = target ? r.Object(*skills, player.skill, sb) : nullptr) {
-                    std::string kb = FieldReader::Join(sb, player.skill);
-                    target->present = true;
+    if (const Json* bot = r.Object(prog, "bot", base)) {
+        std::string b = base + ".bot";
+        r.NoExtra(*bot, b, kBotKeys);
+        out.clearanceCap = r.Int(*bot, "clearance_cap", b, kBotClearanceCapMin, kBotClearanceCapMax);
+        out.homeShift = r.Int(*bot, "home_shift", b, kBotHomeShiftMin, kBotHomeShiftMax);
+        if (const Json* skills = r.Object(*bot, "skills", b)) {
+            std::string sb = b + ".skills";
+            r.NoExtra(*skills, sb, kSkillsKeys);
+            for (const char* name : kSkillsKeys) {
+                BotSkill* target = const_cast<BotSkill*>(out.Skill(name));
+                if (const Json* sk = r.Object(*skills, name, sb)) {
+                    std::string kb = FieldReader::Join(sb, std::string(name));
+                    r.NoExtra(*sk, kb, kSkillKeys);
                     target->reactionTicks = r.Int(*sk, "reaction_ticks", kb, kSkillReactionTicksMin, kSkillReactionTicksMax);
                     target->lookaheadTicks = r.Int(*sk, "lookahead_ticks", kb, kSkillLookaheadTicksMin, kSkillLookaheadTicksMax);
                     target->mistakeThreshold = r.Int(*sk, "mistake_threshold", kb, kSkillMistakeThresholdMin, kSkillMistakeThresholdMax);
@@ -298,8 +342,11 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
             }
         }
     }
+    if (player.kind == PlayerSpec::Kind::Bot && r.Ok() && !out.Skill(player.skill))
+        r.Fail("player.skill", "Input should be 'novice', 'average' or 'expert'");
     if (const Json* fm = r.Object(prog, "frame_model", base)) {
         std::string b = base + ".frame_model";
+        r.NoExtra(*fm, b, kFrameModelKeys);
         out.fixedUs = r.Int(*fm, "fixed_us", b, kFrameModelFixedUsMin, kFrameModelFixedUsMax);
         out.perBulletUs = r.Int(*fm, "per_bullet_us", b, kFrameModelPerBulletUsMin, kFrameModelPerBulletUsMax);
         out.perCheckUs = r.Int(*fm, "per_check_us", b, kFrameModelPerCheckUsMin, kFrameModelPerCheckUsMax);

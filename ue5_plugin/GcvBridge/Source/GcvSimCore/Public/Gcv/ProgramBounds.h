@@ -1,5 +1,6 @@
 // Generated from gcv/sim/program_model.py by `gcv schema export`; do not edit.
-// The inclusive range of every program integer and list length (docs/simulation.md 2).
+// The inclusive range of every program integer and list length (docs/simulation.md 2),
+// the members each object of the program may have, and the characters of a phase id.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,7 @@ constexpr int64_t kPlayerAutoFireIntervalTicksMin = 1LL, kPlayerAutoFireInterval
 constexpr int64_t kBossMaxHealthMin = 1LL, kBossMaxHealthMax = 2147483647LL;  // boss.max_health
 constexpr int64_t kBossXMin = (-268435456LL), kBossXMax = 268435456LL;  // boss.x
 constexpr int64_t kBossYMin = (-268435456LL), kBossYMax = 268435456LL;  // boss.y
+constexpr int64_t kPhaseIdLengthMin = 1LL, kPhaseIdLengthMax = 32LL;  // phases[].phase_id
 constexpr int64_t kPhaseTriggerMicroMin = 1LL, kPhaseTriggerMicroMax = 1000000LL;  // phases[].trigger_micro
 constexpr int64_t kPhasePatternCodeMin = 0LL, kPhasePatternCodeMax = 4LL;  // phases[].pattern_code
 constexpr int64_t kPhaseBulletsPerWaveMin = 1LL, kPhaseBulletsPerWaveMax = 64LL;  // phases[].bullets_per_wave
@@ -50,5 +52,16 @@ constexpr int64_t kFrameModelFixedUsMin = 1LL, kFrameModelFixedUsMax = 1000000LL
 constexpr int64_t kFrameModelPerBulletUsMin = 0LL, kFrameModelPerBulletUsMax = 10000LL;  // frame_model.per_bullet_us
 constexpr int64_t kFrameModelPerCheckUsMin = 0LL, kFrameModelPerCheckUsMax = 10000LL;  // frame_model.per_check_us
 constexpr int64_t kTickHzMin = 60LL, kTickHzMax = 60LL;  // tick_hz
+constexpr const char kPhaseIdChars[] = "abcdefghijklmnopqrstuvwxyz0123456789_-";
+constexpr const char* kProgramKeys[] = {"program", "config_hash", "tick_hz", "duration_ticks", "arena", "player", "boss", "phases", "scripted", "bot", "frame_model", "state_hash_interval"};
+constexpr const char* kArenaKeys[] = {"half_width", "half_height", "despawn_x", "despawn_y"};
+constexpr const char* kPlayerKeys[] = {"max_health", "speed", "focus_speed", "hit_radius", "graze_radius", "start_x", "start_y", "invulnerability_ticks", "auto_fire_damage", "auto_fire_interval_ticks"};
+constexpr const char* kBossKeys[] = {"max_health", "x", "y"};
+constexpr const char* kPhaseKeys[] = {"phase_id", "trigger_micro", "pattern", "pattern_code", "bullets_per_wave", "wave_interval_ticks", "lifetime_ticks", "rotation_per_wave", "aim", "scatter_span", "slots"};
+constexpr const char* kScriptedKeys[] = {"rate_x", "rate_y", "amp_x", "amp_y"};
+constexpr const char* kBotKeys[] = {"skills", "clearance_cap", "home_shift"};
+constexpr const char* kSkillsKeys[] = {"novice", "average", "expert"};
+constexpr const char* kSkillKeys[] = {"reaction_ticks", "lookahead_ticks", "mistake_threshold"};
+constexpr const char* kFrameModelKeys[] = {"fixed_us", "per_bullet_us", "per_check_us"};
 }  // namespace program_bounds
 }  // namespace gcv
