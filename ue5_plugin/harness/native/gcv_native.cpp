@@ -52,7 +52,8 @@ struct gcv_program {
     std::string hash;
     gcv::EngineIdentity engine;
     std::mutex mutex;  // guards `programs`
-    // The program as each kind of player reads it (bot sections are read per skill).
+    // The program read for each kind of player (ReadProgram reads every section for every
+    // player; the player adds only the check that a bot's skill is one the program carries).
     std::map<std::string, std::shared_ptr<const gcv::Program>> programs;
 
     // The program for this player, read on first use; nullptr and `error` if malformed.
@@ -149,8 +150,7 @@ GCV_API gcv_program* gcv_program_new(const char* json, size_t len, const char* e
             SetOut(error, nullptr, "cannot hash the program: " + err);
             return nullptr;
         }
-        // Every section all players read, checked now (the scripted and bot sections are read
-        // by the players that use them, as Python only touches them then).
+        // The whole program, checked now: every section, whichever player will run it.
         gcv::PlayerSpec anyPlayer;
         anyPlayer.kind = gcv::PlayerSpec::Kind::Inputs;
         gcv::Program common;
