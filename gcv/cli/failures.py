@@ -4,11 +4,13 @@ documented exit code, never a traceback.
 ``gcv.cli.app.main`` calls :func:`describe` for an exception that escaped a command (and
 ``gcv.cli.entry.main`` for one raised while the command tree is imported, a Ctrl-C included):
 
-* exit 2 (``EXIT_USAGE``): an input file that cannot be used (``GcvInputError``);
+* exit 2 (``EXIT_USAGE``): an input file that cannot be used (``GcvInputError``), or a
+  workflow whose stored records are missing or damaged (``DamagedRecord``: the same code
+  whichever command finds the damage, and however deep);
 * exit 70 (``EXIT_ENVIRONMENT``, sysexits' EX_SOFTWARE): the environment or the workspace
   failed: ``GCV_HOME`` is not a usable folder, the disk is full or read-only, the SQLite
-  catalog is corrupt or read-only, a workflow's files are missing or damaged, memory ran out;
-  and any other unexpected exception (then the message says it is a bug in GCV);
+  catalog is corrupt or read-only, memory ran out; and any other unexpected exception (then
+  the message says it is a bug in GCV);
 * exit 130: interrupted (Ctrl-C, or SIGINT from a CI cancel).
 
 ``GCV_DEBUG=1`` adds the traceback on stderr for a bug report.
@@ -69,6 +71,9 @@ def describe(exc: BaseException) -> Failure:
     if "gcv.contract.loading.GcvInputError" in kinds:
         where = f" (at {exc.path_in_doc})" if getattr(exc, "path_in_doc", None) else ""  # type: ignore[attr-defined]
         return Failure(f"{exc.file}: {exc.message}{where}", EXIT_USAGE, file=exc.file,  # type: ignore[attr-defined]
+                       kind="input")
+    if "gcv.store.errors.DamagedRecord" in kinds:  # the workflow named is unusable as it stands
+        return Failure(_one_line(str(exc)), EXIT_USAGE, file=str(getattr(exc, "path", "") or "") or None,
                        kind="input")
     if "gcv.store.errors.StoreError" in kinds:
         return Failure(_one_line(str(exc)), EXIT_ENVIRONMENT, file=str(getattr(exc, "path", "") or "") or None)

@@ -30,7 +30,7 @@ from typing import Any
 from gcv.contract.canonical import canonical_json, content_hash
 from gcv.evidence.scrub import Scrubber
 from gcv.store.catalog import Workspace
-from gcv.store.errors import StoreError
+from gcv.store.errors import DamagedRecord, StoreError
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.loop import requirement_activity_key
 
@@ -52,7 +52,14 @@ NOT_SUBJECTS = frozenset({MANIFEST_NAME, ENVELOPE_NAME})
 
 
 class EvidenceError(Exception):
-    """The workflow cannot be turned into evidence (missing, corrupted, would leak)."""
+    """The workflow cannot be turned into evidence (missing, corrupted, would leak).
+
+    ``damaged`` says that a record of the workflow is missing or damaged (the workflow is
+    unusable as it stands, as every command says: exit 2), rather than that writing failed."""
+
+    def __init__(self, message: str, *, damaged: bool = False) -> None:
+        self.damaged = damaged
+        super().__init__(message)
 
 
 def pretty_json(value: Any) -> bytes:
@@ -165,7 +172,7 @@ class _Collector:
         try:
             return self.d.get(digest)
         except StoreError as exc:
-            raise EvidenceError(f"{what}: {exc}") from None
+            raise EvidenceError(f"{what}: {exc}", damaged=isinstance(exc, DamagedRecord)) from None
 
     def put(self, name: str, value: Any, *, digest: str | None = None) -> str:
         clean = self.scrub.value(value)
@@ -207,7 +214,7 @@ class _Collector:
             try:
                 data = path.read_bytes()
             except OSError as exc:
-                raise EvidenceError(f"frame {rel} of {label} is missing: {exc.strerror}") from None
+                raise EvidenceError(f"frame {rel} of {label} is missing: {exc.strerror}", damaged=True) from None
             name = f"{base}/frames/{Path(rel).name}"
             self.files[name] = data
             entry["frames"].append(name)
@@ -264,7 +271,8 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
         activities = d.activities()
         events = d.events()
     except StoreError as exc:
-        raise EvidenceError(f"workflow {wf_id} cannot be exported: {exc}") from None
+        raise EvidenceError(f"workflow {wf_id} cannot be exported: {exc}",
+                            damaged=isinstance(exc, DamagedRecord)) from None
     c = _Collector(ws, d, environ)
 
     c.files[REQUEST_NAME] = (c.scrub.text(state["request"]) + "\n").encode("utf-8")

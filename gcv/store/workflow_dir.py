@@ -24,7 +24,7 @@ from typing import Any
 
 from gcv.contract.canonical import canonical_bytes, canonical_json, sha256_hex
 from gcv.store.atomic import CRASH, append_line, atomic_write_bytes
-from gcv.store.errors import CorruptLog, StoreError
+from gcv.store.errors import CorruptLog, DamagedRecord, StoreError
 from gcv.store.locks import WorkflowLock
 from gcv.store.logs import GENESIS, LogRead, drop_torn_tail, event_hash, keep_first, read_jsonl
 
@@ -59,9 +59,10 @@ class WorkflowDir:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise StoreError(f"artifact {digest[:12]} is missing from {self.artifacts}") from exc
+            raise DamagedRecord(f"artifact {digest[:12]} is missing from {self.artifacts}", path) from exc
         if sha256_hex(data) != digest:
-            raise StoreError(f"artifact {digest[:12]} in {self.artifacts} is corrupted (its hash does not match)")
+            raise DamagedRecord(f"artifact {digest[:12]} in {self.artifacts} is corrupted (its hash does not match)",
+                                path)
         return json.loads(data)
 
     # events --------------------------------------------------------------------------
@@ -115,16 +116,18 @@ class WorkflowDir:
     def read_state(self) -> dict[str, Any]:
         try:
             if self.state_path.stat().st_size > STATE_MAX_BYTES:
-                raise StoreError(f"{self.state_path} is larger than {STATE_MAX_BYTES >> 20} MiB: not a state file")
+                raise DamagedRecord(f"{self.state_path} is larger than {STATE_MAX_BYTES >> 20} MiB: not a state file",
+                                    self.state_path)
             data = self.state_path.read_bytes()
         except FileNotFoundError:
-            raise StoreError(f"no state for workflow at {self.root} (state.json is missing)") from None
+            raise DamagedRecord(f"no state for workflow at {self.root} (state.json is missing)", self.state_path) from None
         except OSError as exc:
             raise StoreError(f"cannot read {self.state_path}: {exc.strerror}") from None
         try:
             state = json.loads(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise StoreError(f"{self.state_path} is not valid JSON ({exc}); it was truncated or damaged") from None
+            raise DamagedRecord(f"{self.state_path} is not valid JSON ({exc}); it was truncated or damaged",
+                                self.state_path) from None
         if not isinstance(state, dict):
-            raise StoreError(f"{self.state_path} is not a JSON object")
+            raise DamagedRecord(f"{self.state_path} is not a JSON object", self.state_path)
         return state

@@ -15,7 +15,7 @@ import pytest
 from gcv.cli import app as cli_app
 from gcv.cli.failures import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, describe
 from gcv.contract.loading import GcvInputError
-from gcv.store.errors import CorruptLog, StoreError
+from gcv.store.errors import CorruptLog, DamagedRecord, StoreError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -39,9 +39,15 @@ def test_describe_maps_each_failure_to_one_line_and_a_code(exc: BaseException, c
     assert needle in failure.message and "\n" not in failure.message
 
 
-def test_corrupt_log_is_a_store_error_naming_the_line(tmp_path) -> None:
+def test_a_damaged_workflow_record_is_exit_2_naming_the_file_however_deep_it_is_found(tmp_path) -> None:
     failure = describe(CorruptLog(tmp_path / "events.jsonl", 7, "not an event"))
-    assert failure.exit_code == EXIT_ENVIRONMENT and "events.jsonl line 7" in failure.message
+    assert (failure.exit_code, failure.kind) == (EXIT_USAGE, "input") and "events.jsonl line 7" in failure.message
+    assert failure.file == str(tmp_path / "events.jsonl")
+    artifact = tmp_path / "artifacts" / "ab.json"
+    failure = describe(DamagedRecord(f"artifact ab is missing from {artifact.parent}", artifact))
+    assert (failure.exit_code, failure.kind, failure.file) == (EXIT_USAGE, "input", str(artifact))
+    # the environment failing stays 70
+    assert describe(StoreError("the catalog cannot be written")).exit_code == EXIT_ENVIRONMENT
 
 
 def _boom(*_: object, **__: object) -> None:

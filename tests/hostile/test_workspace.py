@@ -80,16 +80,34 @@ def test_a_corrupt_catalog_is_one_line_that_names_reindex(damage: str, gcv: Call
         assert wf in gcv("list", home=home).stdout
 
 
-def test_a_missing_or_corrupt_artifact_is_one_line(gcv: Callable[..., Ran], ws: tuple[Path, str]) -> None:
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_a_missing_or_corrupt_artifact_is_exit_2_from_every_command(damage: str, gcv: Callable[..., Ran],
+                                                                    ws: tuple[Path, str]) -> None:
+    """The same code whichever command finds the damage, and however deep (status reads the
+    artifact while printing, resume while writing the evidence; they used to exit 70)."""
     home, wf = ws
-    artifacts = sorted((home / "workflows" / wf / "artifacts").iterdir())
-    artifacts[0].unlink()
-    artifacts[1].write_bytes(b"{}")
-    ran = gcv("status", wf, home=home)  # main: a StoreError traceback
-    assert ran.returncode in (2, 70)
-    _one_error_line(ran, ran.returncode, "artifact")
-    for args in (["bundle", wf], ["report", wf]):
-        _one_error_line(gcv(*args, home=home), 2, "artifact")
+    for artifact in sorted((home / "workflows" / wf / "artifacts").iterdir()):
+        if damage == "missing":
+            artifact.unlink()
+        else:
+            artifact.write_bytes(b"{}")
+    needle = "is missing from" if damage == "missing" else "is corrupted (its hash does not match)"
+    for args in (["status", wf], ["bundle", wf], ["report", wf], ["resume", wf]):
+        _one_error_line(gcv(*args, home=home), 2, "artifact", needle)
+    doc = gcv("resume", wf, "--json", home=home).clean(2).json()  # one object on stdout
+    assert doc["exit_code"] == 2 and "artifact" in doc["error"] and doc["kind"] == "input"
+
+
+def test_evidence_that_cannot_be_written_for_a_damaged_record_is_exit_2_and_says_so(
+        gcv: Callable[..., Ran], ws: tuple[Path, str]) -> None:
+    """Only the baseline's telemetry damaged: the summary still reads, the evidence cannot be
+    written; the passing workflow must not look like a success, and the code is the damage's."""
+    home, wf = ws
+    d = home / "workflows" / wf
+    digest = json.loads((d / "state.json").read_text())["baseline_run"]["telemetry_hash"]
+    (d / "artifacts" / f"{digest}.json").unlink()
+    doc = gcv("resume", wf, "--json", home=home).clean(2).json()
+    assert (doc["status"], doc["exit_code"], doc["evidence_written"]) == ("evidence_ready", 2, False)
 
 
 def test_a_truncated_state_is_refused_by_every_command(gcv: Callable[..., Ran], ws: tuple[Path, str]) -> None:

@@ -15,7 +15,7 @@ from typing import Any, NoReturn, Optional
 import typer
 from rich.text import Text
 
-from gcv.cli.failures import EXIT_ENVIRONMENT
+from gcv.cli.failures import EXIT_ENVIRONMENT, EXIT_USAGE
 from gcv.cli.output import console, emit_json, fail_usage
 from gcv.cli.tables import Col, print_table
 
@@ -122,11 +122,12 @@ def _ran(requested: str, used: list[str]) -> str:
     return ", ".join(used) + ("" if used == [requested] else f" (asked {requested})")
 
 
-def _evidence(engine, state, json_mode: bool) -> dict[str, str] | None:
-    """Write the report and the bundle at the end of the loop; None when they could not be
-    written (the workflow's result stands and is recorded; the caller's exit code says so)."""
+def _evidence(engine, state, json_mode: bool) -> tuple[dict[str, str] | None, int]:
+    """Write the report and the bundle at the end of the loop: (paths, 0), or (None, the exit
+    code) when they could not be written (the workflow's result stands and is recorded): 2 when
+    a record of the workflow is missing or damaged, as every command says, else 70."""
     if state.status == "awaiting_authorization":
-        return {}
+        return {}, 0
     from gcv.evidence.collect import EvidenceError
     from gcv.evidence.finalize import finalize_evidence
 
@@ -134,27 +135,27 @@ def _evidence(engine, state, json_mode: bool) -> dict[str, str] | None:
         paths = finalize_evidence(engine.ws, state.id)
     except EvidenceError as exc:
         console(stderr=True).print(f"evidence not written: {exc}", markup=False)
-        return None
+        return None, EXIT_USAGE if exc.damaged else EXIT_ENVIRONMENT
     except OSError as exc:  # a full or read-only disk: the environment's failure, not a bug
         where = f"{exc.filename}: " if exc.filename else ""
         console(stderr=True).print(f"evidence not written: {where}{exc.strerror or exc}; the workflow itself is "
                                    f"recorded; `gcv bundle {state.id}` and `gcv report {state.id}` write it "
                                    "again once the disk is usable", markup=False)
-        return None
+        return None, EXIT_ENVIRONMENT
     except Exception as exc:  # noqa: BLE001 - the workflow's result stands; say what failed
         console(stderr=True).print(f"evidence not written (internal error, please report): "
                                    f"{type(exc).__name__}: {exc}; the workflow itself is recorded in "
                                    f"{engine.ws.workflow_dir(state.id).root}", markup=False)
-        return None
-    return {name: str(path) for name, path in paths.items()}
+        return None, EXIT_ENVIRONMENT
+    return {name: str(path) for name, path in paths.items()}, 0
 
 
 def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_report: bool = False) -> None:
-    written = _evidence(engine, state, json_mode) if evidence else {}
+    written, failed_code = _evidence(engine, state, json_mode) if evidence else ({}, 0)
     paths = written or {}
     # A change that passed but whose evidence could not be written must not look like a success
-    # to a build machine: exit 70 (the environment), the workflow stays recorded.
-    exit_code = EXIT_ENVIRONMENT if written is None and state.status.exit_code == 0 else state.status.exit_code
+    # to a build machine: exit 70 (the environment) or 2 (a damaged record); the workflow stays recorded.
+    exit_code = failed_code if written is None and state.status.exit_code == 0 else state.status.exit_code
     opened: dict[str, Any] = {}
     if open_report:
         from gcv.cli.browser import open_in_browser  # lazy: only for --open
