@@ -40,6 +40,7 @@ class ConsoleConfig:
     port: int = 8765
     users: Users | None = None
     allow_hosts: tuple[str, ...] = ()
+    tls: bool = False  # served over HTTPS: origins are https, the session cookie is Secure
     secret: bytes | None = None  # default: kept in the workspace, so a restart keeps sessions
     activities_factory: Callable[[], Activities | None] = field(default=lambda: None)
     clock: Callable[[], float] = time.time
@@ -75,7 +76,7 @@ class Console:
         self.cache_root = config.workspace / "cache"
         self.jobs = Jobs(self.ws, activities_factory=config.activities_factory, clock=config.clock)
         self.sessions = Sessions(config.secret or workspace_secret(config.workspace))
-        self.origins = Origins(default_allowed_hosts(config.host, config.allow_hosts), config.port)
+        self.origins = Origins(default_allowed_hosts(config.host, config.allow_hosts), config.port, config.tls)
         self.viewer = FightViewer(self.cache_root)
         self.fair = FairCache(self.cache_root)
         self.started = time.time()

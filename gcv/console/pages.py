@@ -101,7 +101,7 @@ def router(console: Console) -> APIRouter:
             name = user.name
         response = RedirectResponse(target, status_code=303)
         response.set_cookie(SESSION_COOKIE, console.sessions.new(name), max_age=SESSION_MAX_AGE, httponly=True,
-                            samesite="strict", path="/")
+                            samesite="strict", path="/", secure=console.config.tls)
         return response
 
     @pages.post("/logout")
@@ -109,7 +109,7 @@ def router(console: Console) -> APIRouter:
         caller = signed_in(request)
         await form_of(request, caller)
         response = back("/login")
-        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict")
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict", secure=console.config.tls)
         return response
 
     # ------------------------------------------------------------------ new change

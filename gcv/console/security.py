@@ -113,6 +113,12 @@ def split_host(value: str) -> tuple[str, int | None] | None:
 class Origins:
     allowed_hosts: frozenset[str]
     port: int
+    tls: bool = False  # served over HTTPS (gcv serve --tls-cert/--tls-key)
+
+    @property
+    def default_port(self) -> int:
+        """The port a browser leaves out of Host and Origin for this scheme."""
+        return 443 if self.tls else 80
 
     def host_ok(self, host_header: str | None) -> bool:
         if not host_header:
@@ -121,7 +127,7 @@ class Origins:
         if parsed is None:
             return False
         name, port = parsed
-        return name in self.allowed_hosts and (port or 80) == self.port
+        return name in self.allowed_hosts and (port or self.default_port) == self.port
 
     def origin_ok(self, origin: str, host_header: str | None) -> bool:
         """The origin is this server, as the browser addressed it (same host and port as Host)."""
@@ -132,12 +138,15 @@ class Origins:
             port = parts.port or (443 if parts.scheme == "https" else 80)
         except ValueError:
             return False
-        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/"):
+        # a plain-HTTP server may sit behind a TLS proxy (https origins); a TLS server is never http
+        schemes = ("https",) if self.tls else ("http", "https")
+        if parts.scheme not in schemes or not parts.hostname or parts.path not in ("", "/"):
             return False
         own = split_host(host_header or "")
         if own is None:
             return False
-        return parts.hostname.lower() == own[0] and port == (own[1] or 80) and self.host_ok(host_header)
+        return (parts.hostname.lower() == own[0] and port == (own[1] or self.default_port)
+                and self.host_ok(host_header))
 
 
 class SecurityMiddleware:

@@ -33,6 +33,16 @@ def test_origins_must_be_this_server_as_addressed() -> None:
     assert not o.origin_ok("http://attacker.example:8765", "attacker.example:8765")  # a rebinding name
 
 
+def test_a_tls_server_takes_https_origins_only_and_443_as_the_default_port() -> None:
+    o = Origins(frozenset({"console.lan"}), 443, tls=True)
+    assert o.host_ok("console.lan") and o.host_ok("console.lan:443") and not o.host_ok("console.lan:80")
+    assert o.origin_ok("https://console.lan", "console.lan")
+    assert not o.origin_ok("http://console.lan:443", "console.lan")  # plain http is never this server
+    assert not o.origin_ok("http://console.lan", "console.lan")
+    plain = Origins(frozenset({"console.lan"}), 80)
+    assert plain.host_ok("console.lan") and not plain.host_ok("console.lan:443")
+
+
 def test_sessions_are_signed_and_csrf_tokens_belong_to_one_session() -> None:
     s = Sessions(b"k" * 32)
     cookie = s.new("ana")
