@@ -3,6 +3,7 @@ of a package import each other in a circle (the contracts are in pyproject.toml)
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -37,3 +38,13 @@ def test_library_code_imports_project_modules_at_the_top() -> None:
 @pytest.mark.parametrize("contract", ["layers", "no import cycle"])
 def test_the_contracts_are_declared(contract: str) -> None:
     assert contract in (REPO / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_the_simulator_core_reads_and_writes_no_files() -> None:
+    """gcv.sim computes; its files (frames, pools, golden vectors from the baseline) are gcv.simio's."""
+    file_io = re.compile(r"\bopen\(|\.read_text\(|\.read_bytes\(|\.write_text\(|\.write_bytes\(|\bos\.replace\(")
+    offenders = [f"{path.relative_to(REPO)}:{n}: {line.strip()}"
+                 for path in sorted((REPO / "gcv" / "sim").rglob("*.py"))
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+                 if file_io.search(line)]
+    assert not offenders, "\n".join(offenders)

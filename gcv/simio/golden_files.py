@@ -1,4 +1,4 @@
-"""Write the golden vectors (:mod:`gcv.sim.golden`) as files: one JSON per vector.
+"""Write the golden vectors (:mod:`gcv.simio.golden`) as files: one JSON per vector.
 
 ``python -m gcv.simio.golden_files --write artifacts/vectors`` (``make vectors``) after a
 change to the simulation's semantics, in the same commit as the spec and the three
@@ -11,7 +11,7 @@ import argparse
 import json
 from pathlib import Path
 
-from gcv.sim.golden import build_vectors, vector_filename
+from gcv.simio.golden import build_vectors, vector_filename
 
 
 def write_vectors(folder: Path) -> list[Path]:

@@ -52,7 +52,7 @@ def test_python_telemetry_matches_the_telemetry_schema(tmp_path) -> None:
 
 
 def test_inputs_trace_schema() -> None:
-    from gcv.sim.golden import ZIGZAG_TRACE
+    from gcv.simio.golden import ZIGZAG_TRACE
 
     validator = _validator("inputs_trace.schema.json")
     validator.validate(ZIGZAG_TRACE)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from gcv.sim.engine import Simulation
-from gcv.sim.golden import BOUNDARY_TICKS, build_vectors, vector_filename
+from gcv.simio.golden import BOUNDARY_TICKS, build_vectors, vector_filename
 from gcv.sim.program import program_hash
 from gcv.sim.telemetry import gameplay_view
 from tests.support.simutil import VECTORS, load_vector
