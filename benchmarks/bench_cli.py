@@ -57,7 +57,7 @@ def entry_point() -> list[str]:
     script = Path(sys.executable).with_name("gcv")
     if script.exists():
         return [sys.executable, str(script)]
-    return [sys.executable, "-c", "import sys; from gcv.cli.app import main; sys.argv[0] = 'gcv'; main()"]
+    return [sys.executable, "-c", "import sys; from gcv.cli.entry import main; sys.argv[0] = 'gcv'; main()"]
 
 
 def environment(root: Path, home: Path) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The last line of defence: any failure a command did not handle becomes one message and a
 documented exit code, never a traceback.
 
-``gcv.cli.app.main`` calls :func:`describe` for an exception that escaped a command (and
+``gcv.cli.root.run`` calls :func:`describe` for an exception that escaped a command (and
 ``gcv.cli.entry.main`` for one raised while the command tree is imported, a Ctrl-C included):
 
 * exit 2 (``EXIT_USAGE``): an input file that cannot be used (``GcvInputError``), or a

@@ -20,7 +20,7 @@ usual = gc.get_threshold()
 atexit.register(lambda: open(out, "w").write(json.dumps(
     {"usual": usual, "threshold": gc.get_threshold(), "frozen": gc.get_freeze_count()})))
 sys.argv[0] = "gcv"
-from gcv.cli.app import main
+from gcv.cli.entry import main
 main()
 """
 

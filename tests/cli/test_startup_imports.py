@@ -23,7 +23,7 @@ import atexit, json, sys
 out = sys.argv.pop(1)
 atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
 sys.argv[0] = "gcv"
-from gcv.cli.app import main
+from gcv.cli.entry import main
 main()
 """
 
