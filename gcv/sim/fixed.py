@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TypeVar
 
 ONE = 1 << 16
 TICK_HZ = 60
@@ -22,6 +23,7 @@ TURN = 1 << 16
 QUARTER = 1 << 14
 ANGLE_MASK = TURN - 1
 U64 = (1 << 64) - 1
+N = TypeVar("N")  # an int, or an int64 numpy array (quarter_sin works elementwise)
 
 # sin(pi/2 * u) = u*(C0 - u^2*(C1 - u^2*(C2 - u^2*(C3 - u^2*C4)))), Q30 coefficients.
 SIN_C = (1686629713, 693598668, 85569306, 5026995, 172272)
@@ -61,8 +63,12 @@ def deg_to_angle(deg: float | int | Fraction) -> int:
     return round_half_away(value * TURN / 360)
 
 
-def _quarter_sin(x: int) -> int:
-    """sin for x in [0, 16384] angle units, Q16 result in [0, 65536]. All terms >= 0."""
+def quarter_sin(x: N) -> N:
+    """sin for x in [0, 16384] angle units, Q16 result in [0, 65536]. All terms >= 0.
+
+    Plain integer steps, so ``x`` may also be an int64 numpy array (``gcv.sim.trig`` builds its
+    tables that way): every intermediate is non-negative and below 2^62, so each shift floors
+    exactly as on a Python int."""
     u = x << 16  # Q30, u in [0, 2^30]
     u2 = (u * u) >> 30
     c0, c1, c2, c3, c4 = SIN_C
@@ -81,7 +87,7 @@ def isin(angle: int) -> int:
     (this module stays free of numpy so that validation starts without it)."""
     a = angle & ANGLE_MASK
     quadrant, x = a >> 14, a & (QUARTER - 1)
-    value = _quarter_sin(QUARTER - x if quadrant & 1 else x)
+    value = quarter_sin(QUARTER - x if quadrant & 1 else x)
     return value if quadrant < 2 else -value
 
 

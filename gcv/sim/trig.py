@@ -1,33 +1,18 @@
 """The integer sine of ``gcv.sim.fixed`` as whole tables, for the simulator's vector steps.
 
 ``fixed.isin`` is the scalar specification (docs/simulation.md section 2). Here the same
-integer steps run over every angle at once in int64: every intermediate is non-negative and
-below 2^62, so each shift floors exactly as in the scalar form (a test compares every entry).
-Kept apart from ``fixed`` so that code needing only the exact conversions (validation, the
-evaluator, the goal applier) does not import numpy.
+function, ``fixed.quarter_sin``, runs over every angle at once in int64 (a test compares every
+entry with the scalar form). Kept apart from ``fixed`` so that code needing only the exact
+conversions (validation, the evaluator, the goal applier) does not import numpy.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gcv.sim.fixed import QUARTER, SIN_C, TURN
+from gcv.sim.fixed import QUARTER, TURN, quarter_sin
 
-
-def _quarter_sin_table() -> np.ndarray:
-    """``fixed._quarter_sin`` for every x in [0, QUARTER]."""
-    u = np.arange(QUARTER + 1, dtype=np.int64) << 16
-    u2 = (u * u) >> 30
-    c0, c1, c2, c3, c4 = SIN_C
-    t = c3 - ((u2 * c4) >> 30)
-    t = c2 - ((u2 * t) >> 30)
-    t = c1 - ((u2 * t) >> 30)
-    t = c0 - ((u2 * t) >> 30)
-    v = (u * t) >> 30
-    return (v + (1 << 13)) >> 14
-
-
-QUARTER_SIN = _quarter_sin_table()
+QUARTER_SIN: np.ndarray = quarter_sin(np.arange(QUARTER + 1, dtype=np.int64))
 
 
 def _sin_table() -> np.ndarray:

@@ -4,10 +4,7 @@ from its module alone as from the whole tree, and a named command imports no oth
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,7 +15,7 @@ from gcv.cli.app import MODULES
 from gcv.cli.app import app as whole
 from gcv.cli.entry import COMMAND_MODULES, module_for
 from gcv.cli.root import make_app
-from tests.cli.test_startup_imports import BASELINE, REPO
+from tests.cli.test_startup_imports import BASELINE, imported
 
 
 def _registered(module) -> list[str]:
@@ -75,30 +72,12 @@ def test_which_module_a_command_line_needs(argv: list[str], expected: str | None
     assert module_for(argv) is None
 
 
-PROBE = """
-import atexit, json, sys
-out = sys.argv.pop(1)
-atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
-sys.argv[0] = "gcv"
-from gcv.cli.entry import main
-main()
-"""
-
-
-def _modules_of(tmp_path: Path, *args: str) -> tuple[int, set[str]]:
-    out = tmp_path / "modules.json"
-    env = dict(os.environ, GCV_HOME=str(tmp_path / "home"), PYTHONPATH=str(REPO))
-    done = subprocess.run([sys.executable, "-c", PROBE, str(out), *args], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
-    return done.returncode, set(json.loads(out.read_text()))
-
-
 def test_a_named_command_imports_no_other_command_module(tmp_path: Path) -> None:
-    code, modules = _modules_of(tmp_path, "validate", str(BASELINE))
+    code, modules = imported(tmp_path, "validate", str(BASELINE))
     assert code == 0
     commands = {m for m in modules if m.startswith("gcv.cli.commands.")}
     assert commands == {"gcv.cli.commands.validate_cmds"}
     assert "gcv.cli.app" not in modules
-    code, modules = _modules_of(tmp_path, "--help")
+    code, modules = imported(tmp_path, "--help")
     assert code == 0
     assert {f"gcv.cli.commands.{name}" for name in set(COMMAND_MODULES.values())} <= modules

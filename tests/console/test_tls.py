@@ -40,27 +40,40 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-@pytest.mark.slow
-def test_the_console_over_https_sets_a_secure_session_cookie(tmp_path: Path) -> None:
-    cert, key = self_signed(tmp_path)
-    port = free_port()
-    url = f"https://127.0.0.1:{port}"
-    trust = ssl.create_default_context(cafile=str(cert))
-    proc = subprocess.Popen([str(GCV), "serve", "--port", str(port), "--tls-cert", str(cert), "--tls-key", str(key)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "GCV_HOME": str(tmp_path / "ws")})
-    try:
+class ServedTLS:
+    """A real `gcv serve --tls-cert --tls-key` on 127.0.0.1."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.cert, key = self_signed(tmp_path)
+        self.port = free_port()
+        self.url = f"https://127.0.0.1:{self.port}"
+        self.trust = ssl.create_default_context(cafile=str(self.cert))
+        self.proc = subprocess.Popen([str(GCV), "serve", "--port", str(self.port), "--tls-cert", str(self.cert),
+                                      "--tls-key", str(key)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                     env={**os.environ, "GCV_HOME": str(tmp_path / "ws")})
         deadline = time.monotonic() + 30
         while True:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            assert self.proc.poll() is None, self.proc.stderr.read().decode() if self.proc.stderr else ""
             try:
-                if httpx.get(f"{url}/api/health", verify=trust, timeout=2).status_code == 200:
-                    break
+                if httpx.get(f"{self.url}/api/health", verify=self.trust, timeout=2).status_code == 200:
+                    return
             except httpx.TransportError:
                 pass
             assert time.monotonic() < deadline, "gcv serve --tls-cert did not start"
             time.sleep(0.1)
-        with httpx.Client(base_url=url, verify=trust, follow_redirects=False, timeout=10) as client:
+
+    def stop(self) -> bytes:
+        self.proc.terminate()
+        self.proc.wait(30)
+        return self.proc.stderr.read() if self.proc.stderr else b""
+
+
+@pytest.mark.slow
+def test_the_console_over_https_sets_a_secure_session_cookie(tmp_path: Path) -> None:
+    server = ServedTLS(tmp_path)
+    url, port = server.url, server.port
+    try:
+        with httpx.Client(base_url=url, verify=server.trust, follow_redirects=False, timeout=10) as client:
             r = client.post("/login", data={"name": "ana", "next": "/workflows"},
                             headers={"origin": url})
             assert r.status_code == 303
@@ -73,9 +86,51 @@ def test_the_console_over_https_sets_a_secure_session_cookie(tmp_path: Path) -> 
         with pytest.raises(httpx.TransportError):  # nothing is served in clear text on that port
             httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5)
     finally:
-        proc.terminate()
-        proc.wait(30)
-    assert b"https://127.0.0.1" in (proc.stderr.read() if proc.stderr else b"")
+        stderr = server.stop()
+    assert b"https://127.0.0.1" in stderr
+
+
+@pytest.mark.slow
+@pytest.mark.toolchain
+def test_a_designer_signs_in_and_proposes_over_https_in_chromium(tmp_path: Path) -> None:
+    """The same console in Debian's Chromium over TLS: sign-in, a Secure cookie in the browser's
+    jar, and a form post (a write, so the https Origin is checked) that proposes a change."""
+    from tests.console.test_browser import _chromium, _playwright, assert_real_content
+
+    chromium, sync_playwright = _chromium(), _playwright()
+    server = ServedTLS(tmp_path)
+    url = server.url
+    errors: list[str] = []
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=chromium, headless=True,
+                                         args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+            try:
+                # the test's own self-signed certificate: nothing to trust it by in the browser
+                context = browser.new_context(ignore_https_errors=True, viewport={"width": 1280, "height": 900})
+                page = context.new_page()
+                page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.goto(f"{url}/workflows")
+                assert page.url.startswith(f"{url}/login")
+                page.fill("#name", "dana")
+                page.click("button[type=submit]")
+                page.wait_for_url(f"{url}/workflows")
+                (session,) = [c for c in context.cookies() if c["name"] == "gcv_session"]
+                assert session["secure"] and session["httpOnly"] and session["sameSite"] == "Strict"
+                page.click("text=New change")
+                page.fill("#request", "reduce phase 2 bullet speed by 10%")
+                page.click("button:has-text('Propose')")
+                page.wait_for_url(f"{url}/workflows/wf-*")
+                assert "Awaiting authorization" in page.inner_text("#status-badge")
+                shot = tmp_path / "https-workflow.png"
+                page.screenshot(path=str(shot), full_page=True)
+                assert_real_content(shot)
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+    assert not errors, errors
 
 
 def test_plain_http_sets_no_secure_cookie(local_app) -> None:

@@ -14,9 +14,8 @@ from pydantic import ValidationError
 from engine_runners.protocol import RunRequest
 from gcv.schema_export import ENGINE_FILES, bound_name
 from gcv.sim.program_model import Bound, program_bounds
-from tests.support.parity import CPP, CSHARP, HarnessKind, make_request
+from tests.support.parity import HarnessKind, make_request
 from tests.support.simutil import VECTORS, load_vector
-from tests.support.toolchains import require_cpp_harness, require_csharp_harness
 
 BOUNDS = program_bounds()
 SKILL = "novice"
@@ -94,18 +93,11 @@ def test_python_refuses_a_value_outside_the_range(bound: Bound, side: str, value
     assert leaf in str(err.value)
 
 
-@pytest.fixture(params=["cpp", "csharp"], scope="module")
-def harness(request: pytest.FixtureRequest) -> tuple[HarnessKind, Path]:
-    if request.param == "cpp":
-        return CPP, require_cpp_harness()
-    return CSHARP, require_csharp_harness()
-
-
 @pytest.mark.toolchain
 @pytest.mark.parametrize("bound, side, value", CASES, ids=IDS)
-def test_the_engine_cores_refuse_the_same_value(harness: tuple[HarnessKind, Path], bound: Bound, side: str,
+def test_the_engine_cores_refuse_the_same_value(engine_core: tuple[HarnessKind, Path], bound: Bound, side: str,
                                                 value: int, tmp_path: Path) -> None:
-    kind, exe = harness
+    kind, exe = engine_core
     program = _with_value(load_vector(VECTORS[0])["request"]["program"], bound, value)
     run = kind.run(exe, make_request(program, 1, PLAYER, tmp_path), tmp_path)
     leaf = re.sub(r"\[.*", "", bound.path.split(".")[-1])
@@ -115,11 +107,11 @@ def test_the_engine_cores_refuse_the_same_value(harness: tuple[HarnessKind, Path
 
 @pytest.mark.toolchain
 @pytest.mark.parametrize("edge", ["lo", "hi"])
-def test_the_engine_cores_accept_a_list_length_at_its_edge(harness: tuple[HarnessKind, Path], edge: str,
+def test_the_engine_cores_accept_a_list_length_at_its_edge(engine_core: tuple[HarnessKind, Path], edge: str,
                                                            tmp_path: Path) -> None:
     """At the edges, lists are accepted by all three (a program at every field's edge at once
     could overflow nothing but would take long to run; the lengths are the cheap ones)."""
-    kind, exe = harness
+    kind, exe = engine_core
     bound = next(b for b in BOUNDS if b.path == "phases")
     program = _with_value(load_vector(VECTORS[0])["request"]["program"], bound, getattr(bound, edge))
     request = make_request(program, 1, {"kind": "scripted"}, tmp_path)

@@ -17,9 +17,8 @@ from pydantic import ValidationError
 
 from engine_runners.protocol import RunRequest
 from gcv.sim.program_model import PHASE_ID_CHARS, PHASE_ID_PATTERN, program_keys
-from tests.support.parity import CPP, CSHARP, HarnessKind, make_request
+from tests.support.parity import HarnessKind, make_request
 from tests.support.simutil import VECTORS, load_vector
-from tests.support.toolchains import require_cpp_harness, require_csharp_harness
 
 Program = dict[str, Any]
 SCRIPTED = {"kind": "scripted"}
@@ -102,19 +101,12 @@ def test_python_refuses_the_program(case_id: str, mutate: Callable[[Program], No
     assert needle in str(err.value)
 
 
-@pytest.fixture(params=["cpp", "csharp"], scope="module")
-def harness(request: pytest.FixtureRequest) -> tuple[HarnessKind, Path]:
-    if request.param == "cpp":
-        return CPP, require_cpp_harness()
-    return CSHARP, require_csharp_harness()
-
-
 @pytest.mark.toolchain
 @pytest.mark.parametrize("case_id, mutate, player, needle", CASES, ids=IDS)
-def test_the_engine_cores_refuse_the_same_program(harness: tuple[HarnessKind, Path], case_id: str,
+def test_the_engine_cores_refuse_the_same_program(engine_core: tuple[HarnessKind, Path], case_id: str,
                                                   mutate: Callable[[Program], None], player: dict[str, Any],
                                                   needle: str, tmp_path: Path) -> None:
-    kind, exe = harness
+    kind, exe = engine_core
     run = kind.run(exe, make_request(_mutated(mutate), 1, player, tmp_path), tmp_path)
     assert run.code == 2, f"{kind.label} accepted {case_id}: exit {run.code}, {run.proc.stderr}"
     assert needle in run.proc.stderr, run.proc.stderr
@@ -123,8 +115,8 @@ def test_the_engine_cores_refuse_the_same_program(harness: tuple[HarnessKind, Pa
 @pytest.mark.toolchain
 @pytest.mark.parametrize("player", [SCRIPTED, BOT], ids=["scripted", "bot"])
 def test_the_engine_cores_accept_the_unchanged_program_and_any_phase_id_of_its_characters(
-        harness: tuple[HarnessKind, Path], player: dict[str, Any], tmp_path: Path) -> None:
-    kind, exe = harness
+        engine_core: tuple[HarnessKind, Path], player: dict[str, Any], tmp_path: Path) -> None:
+    kind, exe = engine_core
     program = _base()
     program["phases"][0]["phase_id"] = "z-9_" + PHASE_ID_CHARS[:28]  # 32 characters, the longest allowed
     request = make_request(program, 1, player, tmp_path)
