@@ -238,6 +238,7 @@ def router(console: Console) -> APIRouter:
         verify = views.verify_result(console.ws, d, wf_id)
         return page(request, "review.html", caller, s=state, st=views.status_view(state.status),
                     r=views.review(d, state), viewer=console.viewer.meta(d, state), verify=verify,
+                    trust=views.trust(verify),
                     current=views.evidence_current(verify, state),
                     has_report=default_report_path(console.ws, wf_id).is_file(),
                     decisions=decisions_allowed(state.status), plan=views.authorization_plan(state))
