@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlencode
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 
 from gcv.console.context import Console, ConsoleError
@@ -77,8 +78,8 @@ class RequestGate:
         try:
             cap = body_cap(method, path)
             length = _content_length(headers)
-            if method not in SAFE_METHODS:
-                self.check_caller(Request(scope), headers, path)
+            if method not in SAFE_METHODS:  # a session is looked up in the workspace's table: off the event loop
+                await run_in_threadpool(self.check_caller, Request(scope), headers, path)
             if length is not None and length > cap:
                 raise Refusal(413, f"the body is {length} bytes; this route takes at most {cap}")
             if length is None and "transfer-encoding" in headers:
