@@ -12,18 +12,21 @@ import asyncio
 import calendar
 import os
 import time
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import StreamingResponse
+from fastapi.responses import Response, StreamingResponse
+from fastapi.routing import APIRoute
 from pydantic import ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from gcv.contract.base import GcvModel
+from gcv.contract.loading import GcvInputError, parse_json_text
 from gcv.console import views
 from gcv.console.context import Console, ConsoleError
 from gcv.console.events import LogTail, sse
-from gcv.console.security import Caller
+from gcv.console.security import SAFE_METHODS, Caller
 from gcv.console.jobs import write_evidence
 from gcv.contract.status import FINAL
 from gcv.store.catalog import WorkflowFilter
@@ -79,6 +82,38 @@ class RollbackBody(_Body):
     to: str | None = Field(default=None, max_length=12, description="v2 or 2 (default: the previous version)")
     actor: str | None = Field(default=None, max_length=64)
     note: str = Field(min_length=1, max_length=MAX_NOTE_CHARS)
+
+
+class StrictJSONRoute(APIRoute):
+    """A route whose JSON body is first read by the CLI's strict loader: a duplicate key, NaN,
+    Infinity or a number too large for a float is a 422 naming it, as ``gcv`` refuses it in a
+    file (the framework's parser would keep the last of two keys). The body is small by then:
+    the gate has capped it."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            if request.method not in SAFE_METHODS:
+                ctype = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
+                raw = await request.body()
+                if raw.strip() and (ctype == "application/json" or ctype.endswith("+json")):
+                    _strict_json(raw)
+            return await handler(request)
+
+        return strict
+
+
+def _strict_json(raw: bytes) -> None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConsoleError(422, "body: not UTF-8 text", field="body") from None
+    try:
+        parse_json_text(text, "body")
+    except GcvInputError as exc:
+        where = (exc.path_in_doc or "").removeprefix("$.").removeprefix("$") or "body"  # as the 422s name fields
+        raise ConsoleError(422, f"{where}: {exc.message}", field=where) from None
 
 
 # ---------------------------------------------------------------------- shared with the pages
@@ -218,7 +253,7 @@ def _date(text: str | None, name: str, *, end: bool = False) -> float | None:
 
 # ---------------------------------------------------------------------- routes
 def router(console: Console) -> APIRouter:
-    api = APIRouter(prefix="/api", tags=["api"])
+    api = APIRouter(prefix="/api", tags=["api"], route_class=StrictJSONRoute)
 
     def who(request: Request) -> Any:
         return console.signed_in(request)

@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import gcv
 from gcv.console import api, pages
 from gcv.console.context import Console, ConsoleConfig, ConsoleError
+from gcv.console.gate import RequestGate
 from gcv.console.security import SecurityMiddleware
 
 STATIC = Path(__file__).with_name("static")
@@ -78,6 +79,8 @@ def create_app(config: ConsoleConfig) -> FastAPI:
     app.include_router(api.router(console))
     app.include_router(pages.router(console))
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    # then who is asking, CSRF and the body's size, from the headers, before any body is read
+    app.add_middleware(RequestGate, console=console)
     # outermost: Host/Origin are checked before anything else runs
     app.add_middleware(SecurityMiddleware, origins=console.origins)
     return app

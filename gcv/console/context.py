@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -14,8 +12,10 @@ from starlette.requests import Request
 
 from gcv.console.fair import FairCache
 from gcv.console.jobs import Jobs
-from gcv.console.security import (CSRF_FIELD, CSRF_HEADER, SAFE_METHODS, SESSION_COOKIE, Caller, Origins, Sessions,
+from gcv.console.security import (CSRF_FIELD, CSRF_HEADER, SAFE_METHODS, SESSION_COOKIE, Caller, Origins,
                                   default_allowed_hosts)
+from gcv.console.sessions import (LOCAL_BINDING, SESSION_MAX_AGE, Session, Sessions, SessionStore, WorkspaceSecret,
+                                  workspace_secret)
 from gcv.console.users import ROLE_OF_ACTION, ROLES, User, Users, clean_name
 from gcv.console.viewer import FightViewer
 from gcv.store.catalog import Workspace
@@ -42,31 +42,9 @@ class ConsoleConfig:
     allow_hosts: tuple[str, ...] = ()
     tls: bool = False  # served over HTTPS: origins are https, the session cookie is Secure
     secret: bytes | None = None  # default: kept in the workspace, so a restart keeps sessions
+    session_seconds: int = SESSION_MAX_AGE  # a session ends this long after sign-in (gcv serve --session-seconds)
     activities_factory: Callable[[], Activities | None] = field(default=lambda: None)
     clock: Callable[[], float] = time.time
-
-
-def workspace_secret(root: Path) -> bytes:
-    """The signing key of session cookies, created once per workspace (readable by its owner only)."""
-    path = root / "console" / "secret.key"
-    try:
-        data = path.read_bytes()
-        if len(data) >= 32:
-            return data
-    except OSError:
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".secret.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(secrets.token_bytes(32))
-    try:
-        os.link(tmp, path)  # first writer wins when two servers start together
-    except FileExistsError:
-        pass
-    finally:
-        tmp.unlink(missing_ok=True)
-    return path.read_bytes()
 
 
 class Console:
@@ -75,7 +53,11 @@ class Console:
         self.ws = Workspace(config.workspace)
         self.cache_root = config.workspace / "cache"
         self.jobs = Jobs(self.ws, activities_factory=config.activities_factory, clock=config.clock)
-        self.sessions = Sessions(config.secret or workspace_secret(config.workspace))
+        secret = WorkspaceSecret(config.secret) if config.secret is not None else workspace_secret(config.workspace)
+        # for whoever starts the console to say (gcv serve prints them before it listens)
+        self.warnings = [secret.warning] if secret.warning else []
+        self.sessions = Sessions(secret.key, SessionStore(config.workspace / "console" / "sessions.sqlite"),
+                                 binding=self.binding, max_age=config.session_seconds, clock=config.clock)
         self.origins = Origins(default_allowed_hosts(config.host, config.allow_hosts), config.port, config.tls)
         self.viewer = FightViewer(self.cache_root)
         self.fair = FairCache(self.cache_root)
@@ -85,8 +67,24 @@ class Console:
     def users(self) -> Users | None:
         return self.config.users
 
+    @property
+    def binding(self) -> str:
+        """What this console's sessions are valid for: the loopback single-user console, or the
+        ``--users`` console of this very users database."""
+        return LOCAL_BINDING if self.users is None else f"users:{self.users.digest}"
+
     # ------------------------------------------------------------------ who is asking
     def caller(self, request: Request) -> Caller:
+        """Who is asking, from the headers alone (the gate asks before any body is read; the
+        answer is kept for the route in the request's state)."""
+        known = request.scope.get("state", {}).get("gcv_caller")
+        if isinstance(known, Caller):
+            return known
+        caller = self._caller(request)
+        request.scope.setdefault("state", {})["gcv_caller"] = caller
+        return caller
+
+    def _caller(self, request: Request) -> Caller:
         auth = request.headers.get("authorization")
         if auth is not None and self.users is not None:
             scheme, _, token = auth.partition(" ")
@@ -105,10 +103,16 @@ class Console:
             return Caller(user=None, via="local")
         return Caller(user=None, via="anonymous")
 
-    def session_user(self, session: dict[str, str]) -> User | None:
+    def session_user(self, session: Session) -> User | None:
         if self.users is None:
-            return User(name=session["n"], roles=frozenset(ROLES), local=True)
-        return self.users.named(session["n"])
+            return User(name=session.name, roles=frozenset(ROLES), local=True)
+        return self.users.named(session.name)
+
+    def sign_out(self, caller: Caller) -> None:
+        """End the caller's session on the server: its cookie is refused from now on, here and
+        after a restart, whoever holds a copy."""
+        if caller.session is not None:
+            self.sessions.end(caller.session)
 
     def signed_in(self, request: Request) -> Caller:
         caller = self.caller(request)

@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from gcv.console import api, views
 from gcv.console.context import Console, ConsoleError
-from gcv.console.security import CSRF_FIELD, SESSION_COOKIE, SESSION_MAX_AGE, Caller
+from gcv.console.security import CSRF_FIELD, SESSION_COOKIE, Caller
 from gcv.console.users import ROLE_OF_ACTION, clean_name
 from gcv.console.viewer import ViewerError
 from gcv.contract.status import FINAL, Status
@@ -100,7 +100,8 @@ def router(console: Console) -> APIRouter:
                 return back("/login", next=target, error="unknown token")
             name = user.name
         response = RedirectResponse(target, status_code=303)
-        response.set_cookie(SESSION_COOKIE, console.sessions.new(name), max_age=SESSION_MAX_AGE, httponly=True,
+        cookie = await run_in_threadpool(console.sessions.new, name)
+        response.set_cookie(SESSION_COOKIE, cookie, max_age=console.config.session_seconds, httponly=True,
                             samesite="strict", path="/", secure=console.config.tls)
         return response
 
@@ -108,6 +109,7 @@ def router(console: Console) -> APIRouter:
     async def logout(request: Request) -> Response:
         caller = signed_in(request)
         await form_of(request, caller)
+        await run_in_threadpool(console.sign_out, caller)  # the cookie is void on the server, not only forgotten
         response = back("/login")
         response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict", secure=console.config.tls)
         return response
@@ -236,6 +238,7 @@ def router(console: Console) -> APIRouter:
         verify = views.verify_result(console.ws, d, wf_id)
         return page(request, "review.html", caller, s=state, st=views.status_view(state.status),
                     r=views.review(d, state), viewer=console.viewer.meta(d, state), verify=verify,
+                    trust=views.trust(verify),
                     current=views.evidence_current(verify, state),
                     has_report=default_report_path(console.ws, wf_id).is_file(),
                     decisions=decisions_allowed(state.status), plan=views.authorization_plan(state))

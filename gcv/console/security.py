@@ -4,10 +4,15 @@
   name this server (one of its allowed host names, on its port); a request that carries an
   ``Origin`` (or ``Sec-Fetch-Site: cross-site``) must come from this very server. Refused
   with 400 / 403 before any route runs.
-* **Sessions**: a browser signs in once (its name on a loopback console without users; its
-  token with ``--users``) and gets a signed, HttpOnly, SameSite=Strict cookie that names the
-  user and a random session id. Roles are looked up on every request, never trusted from
-  the cookie.
+* **Sessions** (``gcv.console.sessions``): a browser signs in once (its name on a loopback
+  console without users; its token with ``--users``) and gets a signed, HttpOnly,
+  SameSite=Strict cookie that names the user and a random session id, signed with a key of
+  this kind of console (loopback, or these users), with an expiry, live only while the
+  workspace's session table holds it (sign-out ends it). Roles are looked up on every
+  request, never trusted from the cookie.
+* **Before any body is read** (``gcv.console.gate``): who is asking (cookie, Bearer token,
+  loopback script) and the CSRF rules are checked from the headers, and every route caps
+  its body (413 past the cap).
 * **CSRF**: every state-changing request made with a session cookie carries the session's
   CSRF token (form field ``csrf`` or header ``X-CSRF-Token``): an HMAC of the session id, so
   it cannot be guessed from the page of another session. Requests without a cookie (scripts:
@@ -20,10 +25,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import ipaddress
-import secrets
 import socket
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -32,12 +34,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import psutil
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 
+from gcv.console.sessions import SESSION_MAX_AGE, Session, Sessions
 from gcv.console.users import User
 
 SESSION_COOKIE = "gcv_session"
-SESSION_MAX_AGE = 12 * 3600
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -198,34 +199,6 @@ class SecurityMiddleware:
         await self.app(scope, receive, send_with_headers)
 
 
-class Sessions:
-    """Signed session cookies and the CSRF token that belongs to each session."""
-
-    def __init__(self, secret: bytes) -> None:
-        self.secret = secret
-        self.serializer = URLSafeTimedSerializer(secret, salt="gcv-console-session")
-
-    def new(self, name: str) -> str:
-        return self.serializer.dumps({"n": name, "sid": secrets.token_urlsafe(18)})
-
-    def read(self, cookie: str | None) -> dict[str, str] | None:
-        if not cookie:
-            return None
-        try:
-            data = self.serializer.loads(cookie, max_age=SESSION_MAX_AGE)
-        except BadSignature:
-            return None
-        if not isinstance(data, dict) or not isinstance(data.get("n"), str) or not isinstance(data.get("sid"), str):
-            return None
-        return data
-
-    def csrf_token(self, session: dict[str, str]) -> str:
-        return hmac.new(self.secret, f"csrf:{session['sid']}".encode(), hashlib.sha256).hexdigest()
-
-    def csrf_ok(self, session: dict[str, str], token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(self.csrf_token(session), str(token))
-
-
 @dataclass(frozen=True)
 class Caller:
     """Who is asking, and how: ``browser`` (a session cookie: CSRF applies), ``token`` (Bearer)
@@ -233,7 +206,7 @@ class Caller:
 
     user: User | None
     via: str  # "browser" | "token" | "local" | "anonymous"
-    session: dict[str, str] | None = None
+    session: Session | None = None
 
 
 __all__ = ["SecurityMiddleware", "Origins", "Sessions", "Caller", "default_allowed_hosts", "is_loopback",

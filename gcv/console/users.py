@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +88,14 @@ class Users:
 
     def named(self, name: str) -> User | None:
         return next((u for u in self.by_digest.values() if u.name == name), None)
+
+    @property
+    def digest(self) -> str:
+        """The sha256 of this users database (every name, its roles and its token digest, in a
+        fixed order). Sessions are bound to it: a changed file (a new token, a new role, a user
+        gone) ends the sessions signed for the old one; comments and order do not."""
+        rows = sorted([digest, user.name, sorted(user.roles)] for digest, user in self.by_digest.items())
+        return hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
 def load_users(path: Path) -> Users:

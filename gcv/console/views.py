@@ -7,7 +7,9 @@ statuses, titles or colours.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from gcv.agents.doctor import agents_report
 from gcv.console.jobs import Jobs, lock_holder
 from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Status
 from gcv.evidence.bundle import default_bundle_path
+from gcv.evidence.signing import ENV_HMAC, ENV_VERIFY_ED25519, trust_statement
 from gcv.evidence.verify import verify_bundle
 from gcv.store.catalog import Workspace
 from gcv.store.errors import CorruptLog
@@ -174,7 +177,7 @@ def verify_result(ws: Workspace, d: WorkflowDir, wf_id: str) -> dict[str, Any] |
     except OSError:
         return None
     cache = bundle.with_name(VERIFY_CACHE)
-    key = f"{stamp.st_size}:{stamp.st_mtime_ns}"
+    key = f"{stamp.st_size}:{stamp.st_mtime_ns}:{verifier_keys_digest()}"
     try:
         cached = json.loads(cache.read_text(encoding="utf-8"))
         if cached.get("key") == key:
@@ -190,6 +193,31 @@ def verify_result(ws: Workspace, d: WorkflowDir, wf_id: str) -> dict[str, Any] |
     except OSError:
         pass
     return result
+
+
+def verifier_keys_digest() -> str:
+    """Which verification keys this server holds, as a digest (never the keys): how much a bundle
+    is trusted depends on them, so a cached verification is good only for the same keys."""
+    parts = []
+    for name in (ENV_VERIFY_ED25519, ENV_HMAC):
+        value = os.environ.get(name, "")
+        parts.append(f"{name}={value}")
+        if name == ENV_VERIFY_ED25519 and value:
+            try:
+                st = os.stat(value)
+                parts.append(f"{st.st_size}:{st.st_mtime_ns}")
+            except OSError:
+                parts.append("missing")
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
+
+
+def trust(verify: dict[str, Any] | None) -> dict[str, str] | None:
+    """The trust words of ``gcv verify`` for the verified bundle (one function for both)."""
+    if verify is None:
+        return None
+    statement = trust_statement(verify.get("trust"), (verify.get("signature") or {}).get("keyid"))
+    return {"level": statement.level, "words": statement.words, "explanation": statement.explanation,
+            "tone": statement.tone}
 
 
 def evidence_current(verify: dict[str, Any] | None, state: WorkflowState) -> bool:
@@ -220,4 +248,4 @@ def batches(root: Path) -> list[dict[str, Any]]:
 
 
 __all__ = ["status_view", "utc", "usable_engines", "usable_providers", "progress", "proposal", "authorization_plan",
-           "review", "verify_result", "evidence_current", "batches", "liveness", "last_step"]
+           "review", "verify_result", "trust", "evidence_current", "batches", "liveness", "last_step"]

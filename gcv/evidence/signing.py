@@ -182,6 +182,36 @@ class SignatureResult:
         return {**asdict(self), "trust": self.trust}
 
 
+@dataclass(frozen=True)
+class TrustStatement:
+    """What a reviewer is told about who stands behind a bundle: the same level, words and
+    sentence in ``gcv verify`` and on the console's review page (one function makes them)."""
+
+    level: str  # "unsigned" | "integrity" | "trusted" | "none"
+    words: str  # "unsigned" | "integrity only" | "trusted" | "none"
+    explanation: str
+    tone: str  # "warn" | "ok" | "bad"
+
+
+TRUST_WORDS = {"unsigned": "unsigned", "integrity": "integrity only", "trusted": "trusted", "none": "none"}
+
+
+def trust_statement(level: str | None, keyid: str | None = None) -> TrustStatement:
+    """The words for a trust level (``SignatureResult.trust``; anything unknown is "none")."""
+    known = level if level in TRUST_WORDS else "none"
+    key = f" (keyid {str(keyid)[:16]}...)" if keyid else ""
+    explanation = {
+        "unsigned": "no signature; integrity rests on the manifest alone, which anyone can rewrite",
+        "integrity": f"signed with a key carried inside the bundle{key}; it proves nothing changed since signing, "
+                     f"not who signed (anyone can make a key). Pin the signer's key with {ENV_VERIFY_ED25519} "
+                     "to trust it",
+        "trusted": f"signed with a key you hold{key}",
+        "none": "the signature could not be verified",
+    }[known]
+    tone = {"unsigned": "warn", "integrity": "warn", "trusted": "ok", "none": "bad"}[known]
+    return TrustStatement(known, TRUST_WORDS[known], explanation, tone)
+
+
 def verification_keys(environ: Mapping[str, str]) -> list[str]:
     """The verification keys configured here (names of the variables that hold them)."""
     return [name for name in (ENV_VERIFY_ED25519, ENV_HMAC) if environ.get(name)]

@@ -63,7 +63,7 @@ from gcv.evidence.collect import (ENVELOPE_NAME, EVENTS_NAME, INDEX_NAME, MANIFE
 from gcv.evidence.manifest import PREDICATE_TYPE, STATEMENT_TYPE, subject_pairs
 from gcv.evidence.merkle import merkle_root
 from gcv.evidence.replay import REPLAY_CHECKS, replay_checks
-from gcv.evidence.signing import verify_envelope
+from gcv.evidence.signing import TrustStatement, trust_statement, verify_envelope
 from gcv.sim.players import player_label
 from gcv.sim.program import compile_program, program_hash
 from gcv.sim.telemetry_model import Telemetry
@@ -115,6 +115,10 @@ class VerifyReport:
     def trust(self) -> str:
         """unsigned | integrity (signed with a key inside the bundle) | trusted (a key you hold) | none."""
         return (self.signature or {}).get("trust") or "none"
+
+    def trust_statement(self) -> TrustStatement:
+        """The words ``gcv verify`` prints and the console's review page shows."""
+        return trust_statement(self.trust, (self.signature or {}).get("keyid"))
 
     def check(self, name: str) -> CheckResult | None:
         return next((c for c in self.checks if c.name == name), None)

@@ -80,7 +80,9 @@ def local(local_app) -> TestClient:
 
 
 def _browser(app, form: dict[str, str]) -> TestClient:
-    client = TestClient(app, base_url=BASE, follow_redirects=False)
+    # a browser sends Origin with every POST: the console takes a form post with a session cookie
+    # only from its own pages (the form's csrf field is checked too)
+    client = TestClient(app, base_url=BASE, follow_redirects=False, headers={"origin": BASE})
     r = client.post("/login", data={**form, "next": "/workflows"})
     assert r.status_code == 303 and r.headers["location"] == "/workflows", r.text
     page = client.get("/workflows")

@@ -63,6 +63,9 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     assert "Evidence ready for review" in page and "[round 1]" in page and f"/workflows/{wf}/review" in page
     review = b.get(f"/workflows/{wf}/review").text
     assert "gcv verify: OK" in review and "Fight viewer" in review and 'id="v-tick"' in review
+    # the trust words of `gcv verify` (this bundle is unsigned), never "signed"; each check's message shown
+    assert 'data-level="unsigned"' in review and "trust: unsigned" in review and ", signed" not in review
+    assert "files read safely" in review and "unsigned (no manifest.dsse.json); integrity rests" in review
     assert "not requested" in review and "repair:" in review  # the repair's edit is marked
     assert f"/workflows/{wf}/frames/candidate/0.png" in review and 'name="decision" value="accept"' in review
     report = b.get(f"/workflows/{wf}/report")

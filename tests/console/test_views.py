@@ -16,3 +16,35 @@ def test_each_candidate_says_whether_it_cost_an_engine_run(tmp_path: Path) -> No
     first, second = candidates(state)
     assert first["text"].startswith("pre-screened: failed run_status") and "not run in the engine" in first["text"]
     assert second["text"] == "engine run on fake (ok); parity ok (gameplay equals the reference pre-screen)"
+
+
+@pytest.mark.parametrize("level, words, tone", [("unsigned", "unsigned", "warn"), ("integrity", "integrity only", "warn"),
+                                                ("trusted", "trusted", "ok"), ("none", "none", "bad"),
+                                                (None, "none", "bad")])
+def test_the_page_takes_its_trust_words_from_the_cli_s_function(level, words: str, tone: str) -> None:
+    from gcv.console.views import trust
+    from gcv.evidence.signing import trust_statement
+
+    shown = trust({"trust": level, "signature": {"keyid": "ab" * 32}})
+    assert shown is not None and shown["words"] == words and shown["tone"] == tone
+    assert shown["explanation"] == trust_statement(level, "ab" * 32).explanation
+    assert trust(None) is None
+
+
+def test_a_cached_verification_is_for_the_verification_keys_it_was_made_with(monkeypatch: pytest.MonkeyPatch,
+                                                                            tmp_path: Path) -> None:
+    from gcv.console.views import verifier_keys_digest
+
+    monkeypatch.delenv("GCV_VERIFY_KEY_ED25519", raising=False)
+    monkeypatch.delenv("GCV_SIGNING_KEY_HMAC", raising=False)
+    none = verifier_keys_digest()
+    monkeypatch.setenv("GCV_SIGNING_KEY_HMAC", "secret-secret")
+    hmac = verifier_keys_digest()
+    assert "secret" not in hmac and hmac != none
+    monkeypatch.delenv("GCV_SIGNING_KEY_HMAC")
+    key = tmp_path / "k.pem"
+    key.write_text("one")
+    monkeypatch.setenv("GCV_VERIFY_KEY_ED25519", str(key))
+    pinned = verifier_keys_digest()
+    key.write_text("another key")
+    assert len({none, hmac, pinned, verifier_keys_digest()}) == 4

@@ -129,18 +129,9 @@ def verify(
                 [[Text.from_markup(STATUS_MARK.get(check.status, check.status)), check.name, check.message]
                  for check in report.checks],
                 title=f"{bundle_path.name}: {report.workflow_id or '?'} ({report.status or '?'})")
-    sig = report.signature or {}
-    keyid = f" (keyid {str(sig.get('keyid'))[:16]}...)" if sig.get("keyid") else ""
-    trust_line = {
-        "unsigned": "[yellow]trust: unsigned[/]: no signature; integrity rests on the manifest alone, which anyone "
-                    "can rewrite",
-        "integrity": f"[yellow]trust: integrity only[/]: signed with a key carried inside the bundle{keyid}; it "
-                     "proves nothing changed since signing, not who signed (anyone can make a key). Pin the "
-                     "signer's key with GCV_VERIFY_KEY_ED25519 to trust it",
-        "trusted": f"[green]trust: trusted[/]: signed with a key you hold{keyid}",
-        "none": "[red]trust: none[/]: the signature could not be verified",
-    }[report.trust]
-    con.print(trust_line)
+    trust = report.trust_statement()  # the same words as the console's review page
+    colour = {"ok": "green", "warn": "yellow", "bad": "red"}[trust.tone]
+    con.print(f"[{colour}]trust: {escape(trust.words)}[/]: {escape(trust.explanation)}")
     first = report.first_failure
     if first is None:
         extra = "" if replay else " (add --replay to re-run everything from the recorded inputs)"

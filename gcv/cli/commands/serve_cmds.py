@@ -28,6 +28,8 @@ def serve(
     log_level: str = typer.Option("warning", "--log-level", help="uvicorn's log level"),
     tls_cert: Optional[Path] = typer.Option(None, "--tls-cert", help="PEM certificate (chain): serve over HTTPS"),
     tls_key: Optional[Path] = typer.Option(None, "--tls-key", help="PEM private key of --tls-cert"),
+    session_seconds: int = typer.Option(12 * 3600, "--session-seconds", min=1, max=30 * 86400,
+                                        help="how long a browser session lasts after sign-in"),
 ) -> None:
     """Serve the GCV console (designers, operators and reviewers in a browser)."""
     # lazy: the web stack only for this command
@@ -55,7 +57,8 @@ def serve(
     tls = _check_tls(tls_cert, tls_key)
     try:
         application = create_app(ConsoleConfig(workspace=workspace_root(), host=host, port=port, users=user_table,
-                                               allow_hosts=tuple(allow_host), tls=tls))
+                                               allow_hosts=tuple(allow_host), tls=tls,
+                                               session_seconds=session_seconds))
     except StoreError as exc:
         fail_usage(str(exc))
     install_termination_handling()
@@ -63,6 +66,8 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     mode = f"{len(user_table.by_digest)} user(s) from {users}" if user_table else "local user, every role"
     err = console(stderr=True)
+    for warning in application.state.console.warnings:  # e.g. a weak key file, replaced
+        err.print(warning, markup=False, soft_wrap=True)
     err.print(f"GCV console on {'https' if tls else 'http'}://{shown}:{port}/ (workspace {workspace_root()}; "
               f"{mode}); Ctrl-C stops it", markup=False, soft_wrap=True)
     if not tls and not is_loopback(host):
