@@ -156,19 +156,33 @@ ENGINE_FILES: dict[str, Callable[[], str]] = {
 }
 
 
+def _targets(directory: str | Path, repo_root: str | Path | None) -> list[tuple[Path, str]]:
+    """(path, text) of every generated file: the schemas in ``directory`` and, given
+    ``repo_root``, the engine cores' bounds files."""
+    out = [(Path(directory) / name, render(build())) for name, build in SCHEMAS.items()]
+    if repo_root is not None:
+        out += [(Path(repo_root) / rel, build_text()) for rel, build_text in ENGINE_FILES.items()]
+    return out
+
+
+def export_changes(directory: str | Path, *, repo_root: str | Path | None = None) -> list[tuple[Path, bool]]:
+    """Write every generated file whose bytes differ from what is on disk; return each path
+    with whether it changed. Each file is compared with its own previous bytes (the bounds
+    files too, which live outside ``directory``), and an unchanged file is not rewritten, so
+    a clean tree reports nothing changed and keeps its modification times (the harness
+    builds are cached on their sources)."""
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    results: list[tuple[Path, bool]] = []
+    for path, text in _targets(directory, repo_root):
+        data = text.encode("utf-8")
+        before = path.read_bytes() if path.is_file() else None
+        if before != data:
+            path.write_bytes(data)
+        results.append((path, before != data))
+    return results
+
+
 def export_all(directory: str | Path, *, repo_root: str | Path | None = None) -> list[Path]:
     """Write every registered schema into ``directory`` and, given ``repo_root``, the engine
-    cores' generated bounds files; return the paths written."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for name, build in SCHEMAS.items():
-        path = out / name
-        path.write_text(render(build()), encoding="utf-8")
-        written.append(path)
-    if repo_root is not None:
-        for rel, build_text in ENGINE_FILES.items():
-            path = Path(repo_root) / rel
-            path.write_text(build_text(), encoding="utf-8")
-            written.append(path)
-    return written
+    cores' generated bounds files; return the paths (see :func:`export_changes`)."""
+    return [path for path, _ in export_changes(directory, repo_root=repo_root)]
