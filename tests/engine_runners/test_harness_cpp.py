@@ -312,6 +312,7 @@ def test_missing_argument_is_bad_request(harness: Path) -> None:
     (lambda r: r.update(player={"kind": "human"}), "player.kind"),
     (lambda r: r.update(surprise=1), "surprise"),
     (lambda r: r.update(run_id="no spaces allowed"), "run_id"),
+    (lambda r: r.update(run_id="a-final-newline\n"), "run_id"),
     (lambda r: r.update(program_hash="ABC"), "program_hash"),
     (lambda r: r.update(capture_ticks=list(range(65))), "capture_ticks"),
     (lambda r: r.update(player_label=""), "player_label"),

@@ -209,6 +209,8 @@ def test_not_json_is_bad_request(harness: Path, tmp_path: Path) -> None:
     (lambda r: r.update(player={"kind": "bot", "skill": "godlike"}), "player.skill"),
     (lambda r: r.update(surprise=1), "surprise"),
     (lambda r: r.update(run_id="no spaces allowed"), "run_id"),
+    (lambda r: r.update(run_id="a-final-newline\n"), "run_id"),  # .NET's "$" matches before it
+    (lambda r: r.update(config_hash="a" * 64 + "\n"), "config_hash"),
 ])
 def test_invalid_field_is_bad_request(harness: Path, tmp_path: Path, mutate: Any, field: str) -> None:
     request = _baseline_request(tmp_path)

@@ -34,8 +34,8 @@ public:
     std::string text;  // string value, or number token
     std::vector<Json> items;
     // Object members as parallel vectors (std::pair<std::string, Json> would need Json to be
-    // complete here; vectors of an incomplete type are fine). Keys are unique: the last
-    // duplicate wins, as in Python's json module.
+    // complete here; vectors of an incomplete type are fine). Keys are unique: a repeated
+    // key is a parse error, as in the contract's reader (gcv.contract.loading).
     std::vector<std::string> keys;
     std::vector<Json> values;
 
@@ -186,6 +186,8 @@ inline void AppendUtf8(std::string& out, uint32_t cp) {
         out += static_cast<char>(0x80 | (cp & 0x3F));
     }
 }
+
+inline void WriteJsonString(std::string& out, const std::string& s, bool ensureAscii);  // below
 
 // ----------------------------------------------------------------------------- parser
 class JsonParser {
@@ -404,15 +406,22 @@ private:
         while (true) {
             SkipWs();
             if (pos_ >= s_.size() || s_[pos_] != '"') return Fail("expected a property name in double quotes");
+            const size_t keyAt = pos_;
             std::string key;
             if (!ParseString(key)) return false;
+            if (out.Find(key)) {  // refused, as the contract's reader refuses it (every reader used to keep the last)
+                pos_ = keyAt;
+                std::string quoted;
+                WriteJsonString(quoted, key, false);
+                return Fail(("duplicate key " + quoted + " (each key may appear once per object)").c_str());
+            }
             SkipWs();
             if (pos_ >= s_.size() || s_[pos_] != ':') return Fail("expected ':'");
             ++pos_;
             SkipWs();
             Json value;
             if (!ParseValue(value, depth)) return false;
-            out.Set(key, std::move(value));  // Python's json: the last duplicate wins
+            out.Set(key, std::move(value));
             SkipWs();
             if (pos_ >= s_.size()) return Fail("unterminated object");
             if (s_[pos_] == ',') {
