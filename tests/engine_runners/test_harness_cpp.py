@@ -121,9 +121,10 @@ def test_non_ascii_player_label_is_escaped_like_python(harness: Path, tmp_path: 
 
 
 def test_golden_vector_count() -> None:
-    """20 scenario vectors and 9 directed ones that meet each comparison at its boundary."""
-    assert len(VECTORS) == 29
-    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 9
+    """20 scenario vectors and 11 directed ones that meet each comparison (and each rounding tie)
+    at its boundary."""
+    assert len(VECTORS) == 31
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 11
 
 
 def test_modeled_frame_figures_match_python(harness: Path, tmp_path: Path) -> None:
@@ -478,6 +479,9 @@ CPP_MUTATIONS = [
              'return (neg ? "-" : "") + std::to_string(m / 1000) + "." + frac;',
              'return (neg ? "-" : "") + std::to_string(m / 1000) + (frac == "0" ? "" : "." + frac);',
              "boundary_whole_thousandths", bytes_only=True),
+    # issue 25.12: half down for half up in the thousandths (no vector ended on a tie before)
+    Mutation("thousandths_rounded_half_down", TELEMETRY_H, "    out = twice / (2 * denominator);",
+             "    out = (twice - 1) / (2 * denominator);", "boundary_half_thousandths"),
 ]
 REPO = Path(__file__).resolve().parents[2]
 

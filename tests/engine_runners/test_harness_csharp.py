@@ -111,9 +111,10 @@ def test_non_ascii_player_label_is_escaped_like_python(harness: Path, tmp_path: 
 
 
 def test_golden_vector_count() -> None:
-    """20 scenario vectors and 9 directed ones that meet each comparison at its boundary."""
-    assert len(VECTORS) == 29
-    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 9
+    """20 scenario vectors and 11 directed ones that meet each comparison (and each rounding tie)
+    at its boundary."""
+    assert len(VECTORS) == 31
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 11
 
 
 # ---------------------------------------------------------------------------- randomized parity
@@ -358,6 +359,9 @@ CSHARP_MUTATIONS = [
              "Px = Math.Min(Math.Max(Px + sx, -hw), hw - 1);", "boundary_arena_clamp"),
     Mutation("whole_thousandths_without_the_point", "Json.cs", '+ "." + (f.Length == 0 ? "0" : f);',
              '+ (f.Length == 0 ? "" : "." + f);', "boundary_whole_thousandths", bytes_only=True),
+    # issue 25.12: half down for half up in the thousandths (no vector ended on a tie before)
+    Mutation("thousandths_rounded_half_down", "Telemetry.cs", "return (2000 * numerator + denominator) / (2 * denominator);",
+             "return (2000 * numerator + denominator - 1) / (2 * denominator);", "boundary_half_thousandths"),
 ]
 
 
