@@ -18,6 +18,7 @@ from typing import Any
 
 from gcv.contract.models import BulletHellConfig
 from gcv.sim.engine import Simulation
+from gcv.sim.fixed import QUARTER, iatan2
 from gcv.sim.players import player_label
 from gcv.sim.program import PROGRAM_ID, compile_program, program_hash
 from gcv.sim.telemetry import gameplay_view
@@ -171,6 +172,9 @@ def _directed(*, slots: list[list[int]], duration: int, wave_interval: int, life
 Case = tuple[str, str, dict[str, Any], int, dict[str, Any]]  # name, description, program, seed, player
 # (bullets of the phase's one wave, their lifetime in ticks) of boundary_half_thousandths
 HALF_THOUSANDTH_PHASES = ((1, 7), (3, 11), (3, 3), (1, 1999))
+# The x in [0, 16384] at which the quarter sine's final rounding meets an exact half
+# (tests/sim/test_golden.py checks these are all of them).
+SIN_TIES = (3679, 6043, 8182)
 
 
 def _directed_cases_and_ticks() -> tuple[list[Case], dict[str, dict[str, Any]]]:
@@ -286,6 +290,21 @@ def _directed_cases_and_ticks() -> tuple[list[Case], dict[str, dict[str, Any]]]:
     ticks_by_name["boundary_compiler_ties"] = {"duration_ticks": 1202, "wave_interval_ticks": 8,
                                                "lifetime_ticks": 152, "invulnerability_ticks": 32,
                                                "auto_fire_interval_ticks": 2}
+    # The integer trigonometry's exact halves (the same hole as the thousandths: no vector met
+    # one). The quarter sine rounds half up at x = 3679, 6043 and 8182 only, atan's octant at
+    # r = 32768 among a few: the player stands 4 units right of and 2 below the boss (dx = 2|dy|,
+    # r = 1/2 exactly), every slot is aimed, and the offsets put the aimed angles on every tie of
+    # the sine (y) and the cosine (x) in two quadrants. At one unit a tick a sine one off moves
+    # the bullet one Q16 unit a tick, an aim one off moves it six: the state hashes see both.
+    aim = iatan2(-2 * UNIT, 4 * UNIT)
+    targets = [a & 0xFFFF for x in SIN_TIES for a in (x, 2 * QUARTER + x, x - QUARTER, QUARTER - x)]
+    trig = _directed(slots=[[t - aim, UNIT, 1] for t in targets], duration=120, wave_interval=36000, lifetime=200,
+                     boss=(0, 2 * UNIT), start=(4 * UNIT, 0), hit=0, graze=0,
+                     despawn=(1 << 28, 1 << 28))
+    trig["phases"][0].update(aim=True, pattern="aimed_fan", pattern_code=2)
+    add("boundary_trig_ties", "directed: aimed bullets whose aim (atan of 1/2) and emission angles fall on "
+        "the exact half-unit ties of the integer sine and atan (rounded half up)", trig, STILL,
+        aim=aim, atan_ratio=32768, sine_ties=list(SIN_TIES), angles=targets)
     return cases, ticks_by_name
 
 

@@ -111,10 +111,10 @@ def test_non_ascii_player_label_is_escaped_like_python(harness: Path, tmp_path: 
 
 
 def test_golden_vector_count() -> None:
-    """20 scenario vectors and 11 directed ones that meet each comparison (and each rounding tie)
+    """20 scenario vectors and 12 directed ones that meet each comparison (and each rounding tie)
     at its boundary."""
-    assert len(VECTORS) == 31
-    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 11
+    assert len(VECTORS) == 32
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 12
 
 
 # ---------------------------------------------------------------------------- randomized parity
@@ -362,6 +362,11 @@ CSHARP_MUTATIONS = [
     # issue 25.12: half down for half up in the thousandths (no vector ended on a tie before)
     Mutation("thousandths_rounded_half_down", "Telemetry.cs", "return (2000 * numerator + denominator) / (2 * denominator);",
              "return (2000 * numerator + denominator - 1) / (2 * denominator);", "boundary_half_thousandths"),
+    # and in the integer trigonometry, which no vector met on a tie either
+    Mutation("sine_rounded_half_down", "Fixed.cs", "return (v + (1L << 13)) >> 14;",
+             "return (v + (1L << 13) - 1) >> 14;", "boundary_trig_ties"),
+    Mutation("atan_rounded_half_down", "Fixed.cs", "return (8192 * r + p * q + (1L << 15)) >> 16;",
+             "return (8192 * r + p * q + (1L << 15) - 1) >> 16;", "boundary_trig_ties"),
 ]
 
 

@@ -261,3 +261,69 @@ def test_a_planted_compiler_rounding_error_is_caught(monkeypatch: pytest.MonkeyP
         assert golden.build_vector(*case) != expected
     finally:
         program_module._slots_of.cache_clear()
+
+
+def _quarter_sin_ties() -> list[int]:
+    """Every x whose quarter sine meets an exact half before its final rounding."""
+    from gcv.sim.fixed import SIN_C
+
+    c0, c1, c2, c3, c4 = SIN_C
+    ties = []
+    for x in range(16385):
+        u = x << 16
+        u2 = (u * u) >> 30
+        t = c0 - ((u2 * (c1 - ((u2 * (c2 - ((u2 * (c3 - ((u2 * c4) >> 30))) >> 30))) >> 30))) >> 30)
+        if ((u * t) >> 30) & 0x3FFF == 8192:
+            ties.append(x)
+    return ties
+
+
+def test_directed_trig_ties_meet_every_sine_tie_and_an_atan_tie() -> None:
+    """The aim is atan of exactly 1/2 (a tie of the octant polynomial) and the aimed emission
+    angles read every tie of the quarter sine, in the y and the x velocity."""
+    from gcv.sim.fixed import QUARTER, icos, isin
+
+    assert list(golden.SIN_TIES) == _quarter_sin_ties()
+    vector = _directed("boundary_trig_ties")
+    ticks = BOUNDARY_TICKS["boundary_trig_ties"]
+    program, request = vector["request"]["program"], vector["request"]
+    dx = program["player"]["start_x"] - program["boss"]["x"]
+    dy = program["player"]["start_y"] - program["boss"]["y"]
+    r = (abs(dy) << 16) // abs(dx)
+    assert abs(dx) >= abs(dy) and r == ticks["atan_ratio"]
+    p, q = (r * (65536 - r)) >> 16, 2552 + ((692 * r) >> 16)
+    assert (8192 * r + p * q) & 0xFFFF == 32768  # atan's octant meets an exact half here
+    sim = Simulation(program, request["player"])
+    sim.reset(seed=request["seed"])
+    sim.step()  # tick 0: the one wave
+    angles = [(slot[0] + ticks["aim"]) & 0xFFFF for slot in program["phases"][0]["slots"]]
+    assert angles == ticks["angles"]
+    read = set()
+    for a, vx, vy in zip(angles, sim.VX, sim.VY, strict=True):
+        assert (int(vx), int(vy)) == (icos(a), isin(a))  # one unit a tick: the table value itself
+        for b in (a, (a + QUARTER) & 0xFFFF):  # the sine entry of vy, then of vx
+            x = b & (QUARTER - 1) if (b >> 14) % 2 == 0 else QUARTER - (b & (QUARTER - 1))
+            if x in golden.SIN_TIES:
+                read.add(x)
+    assert read == set(golden.SIN_TIES)
+
+
+def test_a_planted_trig_rounding_error_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Half down in the quarter sine's final rounding, planted in the reference's tables: the
+    trig ties vector fails (C++ and C# get the same plant, and one in atan, as mutation tests)."""
+    import numpy as np
+
+    import gcv.sim.engine as engine
+
+    sin = engine.SIN_TABLE.copy()
+    for x in golden.SIN_TIES:
+        for a, sign in ((x, 1), (2 * 16384 - x, 1), (2 * 16384 + x, -1), (4 * 16384 - x, -1)):
+            sin[a % 65536] -= sign  # the tie rounded down in magnitude
+    monkeypatch.setattr(engine, "SIN_TABLE", sin)
+    monkeypatch.setattr(engine, "COS_TABLE", np.roll(sin, -16384))
+    monkeypatch.setattr(engine, "SIN_LIST", sin.tolist())
+    vector = _directed("boundary_trig_ties")
+    request = vector["request"]
+    got = Simulation(request["program"], request["player"]).run(seed=request["seed"]).telemetry
+    got["player"] = request["player_label"]
+    assert gameplay_view(got)["state_hashes"] != vector["expected"]["state_hashes"]
