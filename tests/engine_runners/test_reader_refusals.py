@@ -126,3 +126,32 @@ def test_a_config_hash_mismatch_is_still_exit_3(reader: Any, tmp_path: Path) -> 
     proc = reader(path)
     assert proc.returncode == 3, proc.stderr
     assert "config_hash" in proc.stderr and "(missing)" not in proc.stderr
+
+
+ALLOWED = [
+    ("negative-slot-speed", lambda p: [s.__setitem__(1, -s[1]) for s in p["phases"][0]["slots"]]),
+    ("zero-rotation-sign", lambda p: [s.__setitem__(2, 0) for s in p["phases"][1]["slots"]]),
+]
+
+
+@pytest.mark.toolchain
+@pytest.mark.parametrize("case_id, mutate", ALLOWED, ids=[a[0] for a in ALLOWED])
+def test_what_the_program_model_allows_every_reader_runs_alike(reader: Any, case_id: str, mutate: Any,
+                                                               tmp_path: Path) -> None:
+    """A reversed slot and a slot that does not rotate are inside the model's slot ranges (and
+    docs/simulation.md allows them): every reader runs them to the reference's figures
+    (python-sim's request model used to refuse both with a narrower check of its own)."""
+    from gcv.sim.engine import Simulation
+    from gcv.sim.telemetry import gameplay_view
+
+    request = _request(tmp_path)
+    mutate(request["program"])
+    request["program_hash"] = program_hash(request["program"])
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(request), encoding="utf-8")
+    proc = reader(path)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads((tmp_path / "telemetry.json").read_text(encoding="utf-8"))
+    expected = Simulation(request["program"], SCRIPTED).run(seed=1).telemetry
+    expected["player"] = request["player_label"]
+    assert gameplay_view(got) == gameplay_view(expected)
