@@ -71,15 +71,15 @@ CASES: list[tuple[str, Callable[[Program], None], dict[str, Any], str]] = [
     ("config-hash-short", _set("", "config_hash", "a" * 63), SCRIPTED, "config_hash"),
     ("pattern-unknown", _set("phases[]", "pattern", "zigzag"), SCRIPTED, "pattern"),
     # programs every reader used to accept though they contradict themselves (issue 25.13): the
-    # needle is the whole refusal, the same words in every reader
+    # needle is the whole refusal, field path included, the same words in every reader
     ("phase-id-repeated", lambda p: p["phases"][2].update(phase_id=p["phases"][0]["phase_id"]), SCRIPTED,
-     "phase_id: " + duplicate_phase_id_message("phase_1", 0, 2)),
+     "field program.phases.2.phase_id: " + duplicate_phase_id_message("phase_1", 0, 2)),
     ("phase-id-repeated-next-door", lambda p: p["phases"][1].update(phase_id=p["phases"][0]["phase_id"]), BOT,
-     "phase_id: " + duplicate_phase_id_message("phase_1", 0, 1)),
+     "field program.phases.1.phase_id: " + duplicate_phase_id_message("phase_1", 0, 1)),
     ("pattern-code-of-another-pattern", _set("phases[]", "pattern_code", 3), SCRIPTED,
-     "pattern_code: " + pattern_code_message(3, "ring")),
+     "field program.phases.0.pattern_code: " + pattern_code_message(3, "ring")),
     ("pattern-code-of-another-pattern-in-phase-2", lambda p: p["phases"][1].update(pattern_code=0), BOT,
-     "pattern_code: " + pattern_code_message(0, "spiral")),
+     "field program.phases.1.pattern_code: " + pattern_code_message(0, "spiral")),
 ]
 IDS = [c[0] for c in CASES]
 

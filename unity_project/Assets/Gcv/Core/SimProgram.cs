@@ -27,9 +27,11 @@ namespace Gcv.Core
             return string.IsNullOrEmpty(path) ? key : path + "." + key;
         }
 
+        /// <summary>The path of a list item as pydantic writes it (program.phases.1.slots.4), so the
+        /// three readers name a field in the same words.</summary>
         public static string Index(string path, int i)
         {
-            return path + "[" + i.ToString(CultureInfo.InvariantCulture) + "]";
+            return Join(path, i.ToString(CultureInfo.InvariantCulture));
         }
 
         public static JsonValue Require(JsonValue obj, string key, string path)
