@@ -37,6 +37,32 @@ class RequestError(Exception):
         self.code = code
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Every key once per object: the C# and C++ readers refuse a repeated key too (each used
+    to keep the last value, so a request could say two things and mean the second)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _duplicate_key_message(text: str, key: str) -> str:
+    """The contract's words for a repeated key, with its line and column (gcv.contract.loading)."""
+    from gcv.contract.loading import GcvInputError, parse_json_text
+
+    try:
+        parse_json_text(text, "request")
+    except GcvInputError as exc:
+        return exc.message
+    return f"duplicate key {json.dumps(key, ensure_ascii=False)} (each key may appear once per object)"
+
+
 def load_request(path: Path) -> RunRequest:
     try:
         text = path.read_text(encoding="utf-8")
@@ -45,10 +71,13 @@ def load_request(path: Path) -> RunRequest:
     except UnicodeDecodeError as exc:
         raise RequestError(ExitCode.BAD_REQUEST, f"request {path} is not UTF-8 (byte {exc.start})") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_pairs)
     except json.JSONDecodeError as exc:
         raise RequestError(ExitCode.BAD_REQUEST,
                            f"request {path} is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except _DuplicateKey as exc:
+        raise RequestError(ExitCode.BAD_REQUEST,
+                           f"request {path}: {_duplicate_key_message(text, str(exc.args[0]))}") from None
     try:
         return RunRequest.model_validate(data)
     except ValidationError as exc:

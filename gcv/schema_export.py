@@ -17,7 +17,7 @@ from gcv.agents.request_eval import set_schema
 from gcv.batch.spec import batch_spec_schema as build_batch_spec_schema
 from gcv.contract.jsonschema_check import CONFIG_SCHEMA_FILE, GOAL_SCHEMA_FILE, config_schema, goal_schema, model_schema
 from gcv.sim.players import InputsTrace
-from gcv.sim.program_model import PHASE_ID_CHARS, Bound, SimProgram, program_bounds, program_keys
+from gcv.sim.program_model import PATTERN_NAMES, PHASE_ID_CHARS, Bound, SimProgram, program_bounds, program_keys
 from gcv.sim.telemetry_model import Telemetry
 from gcv.validation.report import ValidationReport
 from gcv.workflow.state import STATE_SCHEMA_FILE, state_json_schema
@@ -122,11 +122,14 @@ def keys_name(section: str) -> str:
 
 def csharp_bounds() -> str:
     lines = [f"// {_GENERATED}", "// The inclusive range of every program integer and list length (docs/simulation.md 2),",
-             "// the members each object of the program may have, and the characters of a phase id.",
+             "// the members each object of the program may have, the characters of a phase id and the",
+             "// pattern names (a phase's pattern_code is its name's index).",
              "namespace Gcv.Core", "{", "    public static class ProgramBounds", "    {"]
     for name, b in _bounds_table():
         lines.append(f"        public const long {name}Min = {b.lo}, {name}Max = {b.hi};  // {b.path}")
     lines.append(f'        public const string PhaseIdChars = "{PHASE_ID_CHARS}";')
+    names = ", ".join(f'"{n}"' for n in PATTERN_NAMES)
+    lines.append(f"        public static readonly string[] PatternNames = {{ {names} }};  // index = pattern_code")
     for section, keys in program_keys():
         quoted = ", ".join(f'"{k}"' for k in keys)
         lines.append(f"        public static readonly string[] {keys_name(section)}Keys = {{ {quoted} }};")
@@ -136,12 +139,15 @@ def csharp_bounds() -> str:
 
 def cpp_bounds() -> str:
     lines = [f"// {_GENERATED}", "// The inclusive range of every program integer and list length (docs/simulation.md 2),",
-             "// the members each object of the program may have, and the characters of a phase id.",
+             "// the members each object of the program may have, the characters of a phase id and the",
+             "// pattern names (a phase's pattern_code is its name's index).",
              "#pragma once", "", "#include <cstdint>", "", "namespace gcv {", "namespace program_bounds {"]
     for name, b in _bounds_table():
         lo = f"({b.lo}LL)" if b.lo < 0 else f"{b.lo}LL"
         lines.append(f"constexpr int64_t k{name}Min = {lo}, k{name}Max = {b.hi}LL;  // {b.path}")
     lines.append(f'constexpr const char kPhaseIdChars[] = "{PHASE_ID_CHARS}";')
+    names = ", ".join(f'"{n}"' for n in PATTERN_NAMES)
+    lines.append(f"constexpr const char* kPatternNames[] = {{{names}}};  // index = pattern_code")
     for section, keys in program_keys():
         quoted = ", ".join(f'"{k}"' for k in keys)
         lines.append(f"constexpr const char* k{keys_name(section)}Keys[] = {{{quoted}}};")
@@ -156,19 +162,33 @@ ENGINE_FILES: dict[str, Callable[[], str]] = {
 }
 
 
+def _targets(directory: str | Path, repo_root: str | Path | None) -> list[tuple[Path, str]]:
+    """(path, text) of every generated file: the schemas in ``directory`` and, given
+    ``repo_root``, the engine cores' bounds files."""
+    out = [(Path(directory) / name, render(build())) for name, build in SCHEMAS.items()]
+    if repo_root is not None:
+        out += [(Path(repo_root) / rel, build_text()) for rel, build_text in ENGINE_FILES.items()]
+    return out
+
+
+def export_changes(directory: str | Path, *, repo_root: str | Path | None = None) -> list[tuple[Path, bool]]:
+    """Write every generated file whose bytes differ from what is on disk; return each path
+    with whether it changed. Each file is compared with its own previous bytes (the bounds
+    files too, which live outside ``directory``), and an unchanged file is not rewritten, so
+    a clean tree reports nothing changed and keeps its modification times (the harness
+    builds are cached on their sources)."""
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    results: list[tuple[Path, bool]] = []
+    for path, text in _targets(directory, repo_root):
+        data = text.encode("utf-8")
+        before = path.read_bytes() if path.is_file() else None
+        if before != data:
+            path.write_bytes(data)
+        results.append((path, before != data))
+    return results
+
+
 def export_all(directory: str | Path, *, repo_root: str | Path | None = None) -> list[Path]:
     """Write every registered schema into ``directory`` and, given ``repo_root``, the engine
-    cores' generated bounds files; return the paths written."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for name, build in SCHEMAS.items():
-        path = out / name
-        path.write_text(render(build()), encoding="utf-8")
-        written.append(path)
-    if repo_root is not None:
-        for rel, build_text in ENGINE_FILES.items():
-            path = Path(repo_root) / rel
-            path.write_text(build_text(), encoding="utf-8")
-            written.append(path)
-    return written
+    cores' generated bounds files; return the paths (see :func:`export_changes`)."""
+    return [path for path, _ in export_changes(directory, repo_root=repo_root)]

@@ -57,3 +57,45 @@ def test_export_all_writes_every_schema(tmp_path: Path, repo_root: Path) -> None
         text = path.read_text(encoding="utf-8")
         assert text.endswith("}\n")
         assert text == (repo_root / "schemas" / path.name).read_text(encoding="utf-8")
+
+
+def _repo_copy(repo_root: Path, target: Path) -> Path:
+    """The generated files of a clean tree (schemas/ and the engine cores' bounds files), copied."""
+    import shutil
+
+    from gcv.schema_export import ENGINE_FILES
+
+    shutil.copytree(repo_root / "schemas", target / "schemas")
+    for rel in ENGINE_FILES:
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(repo_root / rel, target / rel)
+    return target
+
+
+def test_schema_export_on_a_clean_tree_reports_nothing_changed(tmp_path: Path, repo_root: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """`gcv schema export --json` on a clean tree: 0 changed, the two bounds files included
+    (issue 25.15: they were compared with nothing and always reported changed); a bounds file
+    that drifted is the one file reported, and rewritten."""
+    from typer.testing import CliRunner
+
+    import gcv.contract.loading as loading
+    from gcv.cli.app import app
+    from gcv.schema_export import ENGINE_FILES
+
+    root = _repo_copy(repo_root, tmp_path / "repo")
+    monkeypatch.setattr(loading, "find_repo_root", lambda start=None: root)
+    mtimes = {rel: (root / rel).stat().st_mtime_ns for rel in ENGINE_FILES}
+    result = CliRunner().invoke(app, ["schema", "export", "--json"])
+    assert result.exit_code == 0, result.stdout
+    out = json.loads(result.stdout)
+    paths = {Path(f["path"]) for f in out["written"]}
+    assert {root / rel for rel in ENGINE_FILES} <= paths and len(paths) == len(SCHEMAS) + len(ENGINE_FILES)
+    assert out["changed"] == 0, [f["path"] for f in out["written"] if f["changed"]]
+    assert {rel: (root / rel).stat().st_mtime_ns for rel in ENGINE_FILES} == mtimes  # not rewritten
+
+    drifted = root / next(iter(ENGINE_FILES))
+    drifted.write_text(drifted.read_text(encoding="utf-8") + "// hand edit\n", encoding="utf-8")
+    out = json.loads(CliRunner().invoke(app, ["schema", "export", "--json"]).stdout)
+    assert [f["path"] for f in out["written"] if f["changed"]] == [str(drifted)] and out["changed"] == 1
+    assert drifted.read_text(encoding="utf-8") == ENGINE_FILES[next(iter(ENGINE_FILES))]()

@@ -17,10 +17,11 @@ from gcv.contract.canonical import config_hash, content_hash
 from gcv.contract.models import BulletHellConfig, Pattern
 from gcv.sim import fixed
 from gcv.sim.fixed import ONE, TURN, deg_to_angle, exact, round_half_away
+from gcv.sim.program_model import PATTERN_NAMES
 
 PROGRAM_ID = "gcv.sim_program/1"
 ROTATING = ("spiral", "petal")  # ring, aimed_fan and scatter ignore rotation_per_wave_deg
-PATTERN_CODES = {"ring": 0, "spiral": 1, "aimed_fan": 2, "petal": 3, "scatter": 4}
+PATTERN_CODES = {name: code for code, name in enumerate(PATTERN_NAMES)}  # ring 0 ... scatter 4
 
 # Frame-time model (microseconds): fixed cost + per alive bullet + per collision check.
 FRAME_MODEL = {"fixed_us": 9000, "per_bullet_us": 20, "per_check_us": 6}

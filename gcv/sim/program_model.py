@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from annotated_types import Ge, Le, MaxLen, MinLen
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from gcv.contract.base import GcvModel
 
@@ -82,11 +83,30 @@ PHASE_ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_-"
 PHASE_ID_PATTERN = r"^[a-z0-9_\-]+$"
 
 
+# The pattern names; a phase's pattern_code is its name's index here (the compiler writes both,
+# the cores read the names from this tuple, generated into their tables, and refuse a code that
+# contradicts the name: issue 25.13).
+PATTERN_NAMES: tuple[str, ...] = ("ring", "spiral", "aimed_fan", "petal", "scatter")
+
+
+def pattern_code_message(code: int, pattern: str) -> str:
+    """The one refusal of a pattern_code that is not its pattern's (the same words in all three readers)."""
+    return (f"pattern_code {code} contradicts pattern '{pattern}' (whose code is {PATTERN_NAMES.index(pattern)}); "
+            "the two must name the same pattern")
+
+
+def duplicate_phase_id_message(phase_id: str, first: int, again: int) -> str:
+    """The one refusal of a phase id used twice: the words of the config's rules.unique_phase_ids,
+    in all three program readers."""
+    return (f"phase id '{phase_id}' is used by phases {first} and {again}; goals, telemetry "
+            "and repairs name phases by id, so each id must be unique")
+
+
 class ProgramPhase(_Strict):
     phase_id: str = Field(min_length=1, max_length=32, pattern=PHASE_ID_PATTERN)
     trigger_micro: int = Field(ge=1, le=1_000_000)
     pattern: Literal["ring", "spiral", "aimed_fan", "petal", "scatter"]
-    pattern_code: int = Field(ge=0, le=4)
+    pattern_code: int = Field(ge=0, le=len(PATTERN_NAMES) - 1)
     bullets_per_wave: int = Field(ge=1, le=64)
     wave_interval_ticks: int = Field(ge=1, le=TICKS)
     lifetime_ticks: int = Field(ge=1, le=TICKS)
@@ -95,6 +115,16 @@ class ProgramPhase(_Strict):
     scatter_span: int = Field(ge=0, le=65536)
     slots: list[list[int]] = Field(min_length=1, max_length=512,
                                    description="[angle_offset, speed_q16_per_tick, rotation_sign] per bullet")
+
+    @field_validator("pattern_code")
+    @classmethod
+    def _code_is_the_patterns(cls, code: int, info: ValidationInfo) -> int:
+        """A code that names another pattern than ``pattern`` is a contradiction no reader may
+        resolve by picking one (the cores used to ignore the code, so every reader accepted it)."""
+        pattern = info.data.get("pattern")  # absent when the name itself was refused
+        if pattern is not None and code != PATTERN_NAMES.index(pattern):
+            raise PydanticCustomError("pattern_code_mismatch", pattern_code_message(code, pattern))
+        return code
 
     @field_validator("slots")
     @classmethod
@@ -154,6 +184,21 @@ class SimProgram(_Strict):
     bot: Bot
     frame_model: FrameModel
     state_hash_interval: int = Field(ge=1, le=TICKS)
+
+    @field_validator("phases")
+    @classmethod
+    def _unique_phase_ids(cls, phases: list[ProgramPhase]) -> list[ProgramPhase]:
+        """Telemetry, goals and repairs name phases by id: two phases with one id would merge
+        in every reader of the results (every engine used to run such a program)."""
+        first: dict[str, int] = {}
+        for i, phase in enumerate(phases):
+            if phase.phase_id in first:
+                error = PydanticCustomError("duplicate_phase_id",
+                                            duplicate_phase_id_message(phase.phase_id, first[phase.phase_id], i))
+                raise ValidationError.from_exception_data(
+                    "SimProgram", [InitErrorDetails(type=error, loc=(i, "phase_id"), input=phase.phase_id)])
+            first[phase.phase_id] = i
+        return phases
 
 
 # --- the bounds table the engine cores are generated from ------------------------------

@@ -18,6 +18,7 @@ from typing import Any
 
 from gcv.contract.models import BulletHellConfig
 from gcv.sim.engine import Simulation
+from gcv.sim.fixed import QUARTER, iatan2
 from gcv.sim.players import player_label
 from gcv.sim.program import PROGRAM_ID, compile_program, program_hash
 from gcv.sim.telemetry import gameplay_view
@@ -169,6 +170,11 @@ def _directed(*, slots: list[list[int]], duration: int, wave_interval: int, life
 
 
 Case = tuple[str, str, dict[str, Any], int, dict[str, Any]]  # name, description, program, seed, player
+# (bullets of the phase's one wave, their lifetime in ticks) of boundary_half_thousandths
+HALF_THOUSANDTH_PHASES = ((1, 7), (3, 11), (3, 3), (1, 1999))
+# The x in [0, 16384] at which the quarter sine's final rounding meets an exact half
+# (tests/sim/test_golden.py checks these are all of them).
+SIN_TIES = (3679, 6043, 8182)
 
 
 def _directed_cases_and_ticks() -> tuple[list[Case], dict[str, dict[str, Any]]]:
@@ -250,6 +256,55 @@ def _directed_cases_and_ticks() -> tuple[list[Case], dict[str, dict[str, Any]]]:
     whole["frame_model"] = {"fixed_us": 10000, "per_bullet_us": 0, "per_check_us": 0}
     add("boundary_whole_thousandths", "directed: a constant 16 bullets alive and a flat frame model: "
         "mean_alive_bullets 16.0, 100.0 FPS (written with the .0)", whole, STILL, mean_alive=16)
+    # Exact half-thousandths (issue 25.12): every phase's mean_alive_bullets is k + 1/2 thousandths,
+    # so rounding half down (or to even) changes a gameplay figure in every phase; the last one
+    # rounds up into a whole number (999.5 thousandths -> 1.0, half down 0.999). Still bullets
+    # (speed 0: they stay at the boss, never despawn, never touch) with exact lifetimes, one wave
+    # per phase (emitted on the phase's first tick), and phases that switch on trigger ties: a
+    # million boss health, 1000 damage every 4 ticks, triggers exactly at the health after the
+    # 5th, 25th and 37th shots (ticks 16, 96, 144). Phase ticks and alive sums: 16 and 7
+    # (437.5), 80 and 33 (412.5), 48 and 9 (187.5), 2000 and 1999 (999.5).
+    half = _directed(slots=[[UP, 0, 1]], duration=2144, wave_interval=36000, lifetime=1, boss_health=1_000_000,
+                     damage=1000, fire_interval=4, triggers=(1_000_000, 995_000, 975_000, 963_000))
+    for phase, (count, lifetime) in zip(half["phases"], HALF_THOUSANDTH_PHASES):
+        phase.update(slots=[[UP + 4096 * k, 0, 1] for k in range(count)], bullets_per_wave=count,
+                     lifetime_ticks=lifetime)
+    add("boundary_half_thousandths", "directed: every phase's mean_alive_bullets is an exact half-thousandth "
+        "(437.5, 412.5, 187.5 and 999.5 thousandths: rounded half up to 0.438, 0.413, 0.188 and 1.0), "
+        "phases switching on exact trigger ties", half, STILL,
+        phase_starts=[0, 16, 96, 144], milli=[438, 413, 188, 1000])
+    # The compiler's exact halves (seconds and milliseconds to ticks are the only conversions a
+    # six-decimal config can put on a tie): 20.025 s, 125 ms, 2.525 s, 0.525 s and 0.025 s are
+    # 1201.5, 7.5, 151.5, 31.5 and 1.5 ticks, rounded half away from zero to 1202, 8, 152, 32 and
+    # 2. The auto-fire interval decides on which ticks the phase triggers are met.
+    ties = _base()
+    ties["scenario"]["duration_seconds"] = 20.025
+    ties["player"].update(invulnerability_seconds=0.525, auto_fire_interval_seconds=0.025)
+    ties["boss"]["max_health"] = 7000  # the fight reaches time_up (tick 1202, not 1201)
+    ties["player"]["max_health"] = 40
+    ties["phases"][0]["pattern"].update(type="aimed_fan", bullets_per_wave=9, spread_angle_deg=40, bullet_speed=7,
+                                        wave_interval_ms=125, bullet_lifetime_seconds=2.525)
+    cases.append(("boundary_compiler_ties", "directed: a config whose seconds and milliseconds fall on exact "
+                  "half ticks (duration 20.025 s, 125 ms waves, 2.525 s lifetime, 0.525 s invulnerability, "
+                  "0.025 s auto-fire): every one rounded half away from zero", ties, 1, {"kind": "scripted"}))
+    ticks_by_name["boundary_compiler_ties"] = {"duration_ticks": 1202, "wave_interval_ticks": 8,
+                                               "lifetime_ticks": 152, "invulnerability_ticks": 32,
+                                               "auto_fire_interval_ticks": 2}
+    # The integer trigonometry's exact halves (the same hole as the thousandths: no vector met
+    # one). The quarter sine rounds half up at x = 3679, 6043 and 8182 only, atan's octant at
+    # r = 32768 among a few: the player stands 4 units right of and 2 below the boss (dx = 2|dy|,
+    # r = 1/2 exactly), every slot is aimed, and the offsets put the aimed angles on every tie of
+    # the sine (y) and the cosine (x) in two quadrants. At one unit a tick a sine one off moves
+    # the bullet one Q16 unit a tick, an aim one off moves it six: the state hashes see both.
+    aim = iatan2(-2 * UNIT, 4 * UNIT)
+    targets = [a & 0xFFFF for x in SIN_TIES for a in (x, 2 * QUARTER + x, x - QUARTER, QUARTER - x)]
+    trig = _directed(slots=[[t - aim, UNIT, 1] for t in targets], duration=120, wave_interval=36000, lifetime=200,
+                     boss=(0, 2 * UNIT), start=(4 * UNIT, 0), hit=0, graze=0,
+                     despawn=(1 << 28, 1 << 28))
+    trig["phases"][0].update(aim=True, pattern="aimed_fan", pattern_code=2)
+    add("boundary_trig_ties", "directed: aimed bullets whose aim (atan of 1/2) and emission angles fall on "
+        "the exact half-unit ties of the integer sine and atan (rounded half up)", trig, STILL,
+        aim=aim, atan_ratio=32768, sine_ties=list(SIN_TIES), angles=targets)
     return cases, ticks_by_name
 
 

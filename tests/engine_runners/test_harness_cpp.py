@@ -121,9 +121,10 @@ def test_non_ascii_player_label_is_escaped_like_python(harness: Path, tmp_path: 
 
 
 def test_golden_vector_count() -> None:
-    """20 scenario vectors and 9 directed ones that meet each comparison at its boundary."""
-    assert len(VECTORS) == 29
-    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 9
+    """20 scenario vectors and 12 directed ones that meet each comparison (and each rounding tie)
+    at its boundary."""
+    assert len(VECTORS) == 32
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 12
 
 
 def test_modeled_frame_figures_match_python(harness: Path, tmp_path: Path) -> None:
@@ -312,6 +313,7 @@ def test_missing_argument_is_bad_request(harness: Path) -> None:
     (lambda r: r.update(player={"kind": "human"}), "player.kind"),
     (lambda r: r.update(surprise=1), "surprise"),
     (lambda r: r.update(run_id="no spaces allowed"), "run_id"),
+    (lambda r: r.update(run_id="a-final-newline\n"), "run_id"),
     (lambda r: r.update(program_hash="ABC"), "program_hash"),
     (lambda r: r.update(capture_ticks=list(range(65))), "capture_ticks"),
     (lambda r: r.update(player_label=""), "player_label"),
@@ -457,6 +459,7 @@ def test_command_line_shape() -> None:
 # ---------------------------------------------------------------------------- planted off-by-ones
 SIM_H = "GcvBridge/Source/GcvSimCore/Public/Gcv/Simulation.h"
 TELEMETRY_H = "GcvBridge/Source/GcvSimCore/Public/Gcv/Telemetry.h"
+FIXED_H = "GcvBridge/Source/GcvSimCore/Public/Gcv/Fixed.h"
 CPP_MUTATIONS = [
     Mutation("graze_test_strict", SIM_H, "} else if (d2 <= grazeR2_ && GR[i] == 0) {",
              "} else if (d2 < grazeR2_ && GR[i] == 0) {", "boundary_graze_radius"),
@@ -477,6 +480,14 @@ CPP_MUTATIONS = [
              'return (neg ? "-" : "") + std::to_string(m / 1000) + "." + frac;',
              'return (neg ? "-" : "") + std::to_string(m / 1000) + (frac == "0" ? "" : "." + frac);',
              "boundary_whole_thousandths", bytes_only=True),
+    # issue 25.12: half down for half up in the thousandths (no vector ended on a tie before)
+    Mutation("thousandths_rounded_half_down", TELEMETRY_H, "    out = twice / (2 * denominator);",
+             "    out = (twice - 1) / (2 * denominator);", "boundary_half_thousandths"),
+    # and in the integer trigonometry, which no vector met on a tie either
+    Mutation("sine_rounded_half_down", FIXED_H, "    return (v + (1 << 13)) >> 14;",
+             "    return (v + (1 << 13) - 1) >> 14;", "boundary_trig_ties"),
+    Mutation("atan_rounded_half_down", FIXED_H, "return (8192 * r + p * q + (1 << 15)) >> 16;",
+             "return (8192 * r + p * q + (1 << 15) - 1) >> 16;", "boundary_trig_ties"),
 ]
 REPO = Path(__file__).resolve().parents[2]
 

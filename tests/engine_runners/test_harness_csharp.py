@@ -111,9 +111,10 @@ def test_non_ascii_player_label_is_escaped_like_python(harness: Path, tmp_path: 
 
 
 def test_golden_vector_count() -> None:
-    """20 scenario vectors and 9 directed ones that meet each comparison at its boundary."""
-    assert len(VECTORS) == 29
-    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 9
+    """20 scenario vectors and 12 directed ones that meet each comparison (and each rounding tie)
+    at its boundary."""
+    assert len(VECTORS) == 32
+    assert sum(p.stem.split("_", 1)[1].startswith("boundary_") for p in VECTORS) == 12
 
 
 # ---------------------------------------------------------------------------- randomized parity
@@ -209,6 +210,8 @@ def test_not_json_is_bad_request(harness: Path, tmp_path: Path) -> None:
     (lambda r: r.update(player={"kind": "bot", "skill": "godlike"}), "player.skill"),
     (lambda r: r.update(surprise=1), "surprise"),
     (lambda r: r.update(run_id="no spaces allowed"), "run_id"),
+    (lambda r: r.update(run_id="a-final-newline\n"), "run_id"),  # .NET's "$" matches before it
+    (lambda r: r.update(config_hash="a" * 64 + "\n"), "config_hash"),
 ])
 def test_invalid_field_is_bad_request(harness: Path, tmp_path: Path, mutate: Any, field: str) -> None:
     request = _baseline_request(tmp_path)
@@ -226,7 +229,7 @@ def test_invalid_program_field_is_bad_request(harness: Path, tmp_path: Path) -> 
     request.update(program=program, program_hash=program_hash(program))
     run = run_harness(harness, request, tmp_path)
     assert run.code == 2
-    assert "field program.phases[1].slots[4][1]: expected an integer" in run.proc.stderr
+    assert "field program.phases.1.slots.4.1: expected an integer" in run.proc.stderr  # pydantic's path
 
 
 def test_capture_ticks_are_ignored_and_said_so(harness: Path, tmp_path: Path) -> None:
@@ -356,6 +359,14 @@ CSHARP_MUTATIONS = [
              "Px = Math.Min(Math.Max(Px + sx, -hw), hw - 1);", "boundary_arena_clamp"),
     Mutation("whole_thousandths_without_the_point", "Json.cs", '+ "." + (f.Length == 0 ? "0" : f);',
              '+ (f.Length == 0 ? "" : "." + f);', "boundary_whole_thousandths", bytes_only=True),
+    # issue 25.12: half down for half up in the thousandths (no vector ended on a tie before)
+    Mutation("thousandths_rounded_half_down", "Telemetry.cs", "return (2000 * numerator + denominator) / (2 * denominator);",
+             "return (2000 * numerator + denominator - 1) / (2 * denominator);", "boundary_half_thousandths"),
+    # and in the integer trigonometry, which no vector met on a tie either
+    Mutation("sine_rounded_half_down", "Fixed.cs", "return (v + (1L << 13)) >> 14;",
+             "return (v + (1L << 13) - 1) >> 14;", "boundary_trig_ties"),
+    Mutation("atan_rounded_half_down", "Fixed.cs", "return (8192 * r + p * q + (1L << 15)) >> 16;",
+             "return (8192 * r + p * q + (1L << 15) - 1) >> 16;", "boundary_trig_ties"),
 ]
 
 

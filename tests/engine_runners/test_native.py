@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -199,6 +200,31 @@ def test_a_malformed_program_is_refused_with_the_field(core_o2: native.NativeCor
     program = baseline_program()
     del program["arena"]["despawn_y"]
     with pytest.raises(native.NativeRequestError, match="field program.arena.despawn_y: Field required"):
+        core_o2.program(program).run({"kind": "scripted"}, 1)
+
+
+@pytest.mark.toolchain
+@pytest.mark.parametrize("mutate, words", [
+    (lambda p: p.update(config_hash=5), "field program.config_hash: Input should be a valid string"),
+    (lambda p: p["phases"][2].update(phase_id=p["phases"][0]["phase_id"]),
+     "field program.phases.2.phase_id: phase id 'phase_1' is used by phases 0 and 2"),
+    (lambda p: p["phases"][1].update(pattern_code=0),
+     "field program.phases.1.pattern_code: pattern_code 0 contradicts pattern 'spiral' (whose code is 1)"),
+], ids=["config-hash-a-number", "phase-id-repeated", "pattern-code-of-another-pattern"])
+def test_the_native_path_refuses_what_python_refuses_in_its_words(core_o2: native.NativeCore, mutate: Any,
+                                                                   words: str) -> None:
+    """Issue 25.13-14: the in-process core says what the Python model and the harnesses say."""
+    from pydantic import ValidationError
+
+    from gcv.sim.program_model import SimProgram
+
+    program = baseline_program()
+    mutate(program)
+    with pytest.raises(ValidationError) as err:
+        SimProgram.model_validate(program)
+    first = err.value.errors()[0]
+    assert f"field program.{'.'.join(map(str, first['loc']))}: {first['msg']}".startswith(words)
+    with pytest.raises(native.NativeRequestError, match=re.escape(words)):
         core_o2.program(program).run({"kind": "scripted"}, 1)
 
 

@@ -16,7 +16,8 @@ import pytest
 from pydantic import ValidationError
 
 from engine_runners.protocol import RunRequest
-from gcv.sim.program_model import PHASE_ID_CHARS, PHASE_ID_PATTERN, program_keys
+from gcv.sim.program_model import (PATTERN_NAMES, PHASE_ID_CHARS, PHASE_ID_PATTERN, duplicate_phase_id_message,
+                                   pattern_code_message, program_keys)
 from tests.support.parity import HarnessKind, make_request
 from tests.support.simutil import VECTORS, load_vector
 
@@ -69,6 +70,16 @@ CASES: list[tuple[str, Callable[[Program], None], dict[str, Any], str]] = [
     ("config-hash-uppercase", _set("", "config_hash", "A" * 64), SCRIPTED, "config_hash"),
     ("config-hash-short", _set("", "config_hash", "a" * 63), SCRIPTED, "config_hash"),
     ("pattern-unknown", _set("phases[]", "pattern", "zigzag"), SCRIPTED, "pattern"),
+    # programs every reader used to accept though they contradict themselves (issue 25.13): the
+    # needle is the whole refusal, field path included, the same words in every reader
+    ("phase-id-repeated", lambda p: p["phases"][2].update(phase_id=p["phases"][0]["phase_id"]), SCRIPTED,
+     "field program.phases.2.phase_id: " + duplicate_phase_id_message("phase_1", 0, 2)),
+    ("phase-id-repeated-next-door", lambda p: p["phases"][1].update(phase_id=p["phases"][0]["phase_id"]), BOT,
+     "field program.phases.1.phase_id: " + duplicate_phase_id_message("phase_1", 0, 1)),
+    ("pattern-code-of-another-pattern", _set("phases[]", "pattern_code", 3), SCRIPTED,
+     "field program.phases.0.pattern_code: " + pattern_code_message(3, "ring")),
+    ("pattern-code-of-another-pattern-in-phase-2", lambda p: p["phases"][1].update(pattern_code=0), BOT,
+     "field program.phases.1.pattern_code: " + pattern_code_message(0, "spiral")),
 ]
 IDS = [c[0] for c in CASES]
 
@@ -85,6 +96,27 @@ def test_the_phase_id_characters_are_the_pattern() -> None:
         assert (re.fullmatch(PHASE_ID_PATTERN, c) is not None) == (c in PHASE_ID_CHARS), repr(c)
 
 
+def test_the_baseline_program_is_what_the_repeated_id_cases_assume() -> None:
+    phases = _base()["phases"]
+    assert [p["phase_id"] for p in phases][:3] == ["phase_1", "phase_2", "phase_3"]
+    assert [p["pattern"] for p in phases][:2] == ["ring", "spiral"]
+    assert all(p["pattern_code"] == PATTERN_NAMES.index(p["pattern"]) for p in phases)
+
+
+def test_a_repeated_phase_id_is_refused_in_the_words_of_the_config_rule() -> None:
+    """The program readers and the config's rules.unique_phase_ids say the same sentence."""
+    import json
+
+    from gcv.validation.validate import validate
+    from tests.support.simutil import BASELINE_PATH
+
+    config = json.loads(BASELINE_PATH.read_text(encoding="utf-8"))
+    config["phases"][2]["phase_id"] = config["phases"][0]["phase_id"]
+    report = validate(json.loads(BASELINE_PATH.read_text(encoding="utf-8")), config)
+    messages = [e.message for layer in report.layers for e in layer.errors if e.rule_id == "rules.unique_phase_ids"]
+    assert messages == [duplicate_phase_id_message("phase_1", 0, 2)]
+
+
 def test_every_program_member_is_required() -> None:
     """program_keys() lists members the cores require: no member of the model has a default."""
     from gcv.sim import program_model
@@ -98,7 +130,9 @@ def test_python_refuses_the_program(case_id: str, mutate: Callable[[Program], No
                                     needle: str, tmp_path: Path) -> None:
     with pytest.raises(ValidationError) as err:
         RunRequest.model_validate(make_request(_mutated(mutate), 1, player, tmp_path))
-    assert needle in str(err.value)
+    # as python-sim reports it: "field <loc>: <msg>" (str() of the error shortens long messages)
+    reported = "\n".join(f"field {'.'.join(map(str, e['loc']))}: {e['msg']}" for e in err.value.errors())
+    assert needle in reported or needle in str(err.value)
 
 
 @pytest.mark.toolchain

@@ -149,21 +149,21 @@ def schema_export_command(
 ) -> None:
     """Write every registered JSON Schema (sorted keys, indent 2) and the engine cores' program bounds."""
     from gcv.contract.loading import find_repo_root  # lazy: start-up time
-    from gcv.schema_export import SCHEMAS, export_all
+    from gcv.schema_export import export_changes
 
     root = None
     if directory is None:
         root = find_repo_root()
         directory = (root / "schemas") if root is not None else Path("schemas")
-    before = {name: (directory / name).read_bytes() if (directory / name).is_file() else None for name in SCHEMAS}
     try:
-        # the engine cores' bounds files live in the repository: written with its schemas/ only
-        written = export_all(directory, repo_root=root)
+        # the engine cores' bounds files live in the repository: written with its schemas/ only;
+        # each file is compared with its own previous bytes (issue 25.15)
+        written = export_changes(directory, repo_root=root)
     except OSError as exc:
         fail_usage(f"cannot write schemas: {exc.strerror or exc}", file=str(directory),
                    role="--dir", json_mode=json_out)
-    files = [{"schema": path.name, "path": str(path), "bytes": path.stat().st_size,
-              "changed": before.get(path.name) != path.read_bytes()} for path in written]
+    files = [{"schema": path.name, "path": str(path), "bytes": path.stat().st_size, "changed": changed}
+             for path, changed in written]
     if json_out:
         emit_json({"directory": str(directory), "written": files,
                    "changed": sum(f["changed"] for f in files), "exit_code": EXIT_OK})

@@ -12,8 +12,8 @@ namespace Gcv.Core
 {
     public enum JsonKind { Null, Bool, Integer, Number, String, Array, Object }
 
-    /// <summary>One JSON value. Objects keep their keys in document order (last duplicate wins,
-    /// like Python's json); writers sort keys where a canonical order is wanted.</summary>
+    /// <summary>One JSON value. Objects keep their keys in document order (the parser refuses a
+    /// repeated key, as the contract's reader does); writers sort keys where a canonical order is wanted.</summary>
     public sealed class JsonValue
     {
         public JsonKind Kind;
@@ -216,7 +216,14 @@ namespace Gcv.Core
                 {
                     SkipWs();
                     if (i >= s.Length || s[i] != '"') throw Error("Expecting property name enclosed in double quotes", i);
+                    int keyAt = i;
                     string key = ParseString();
+                    if (obj.Has(key))  // every reader used to keep the last value; the contract refuses it (issue 25.13)
+                    {
+                        var quoted = new StringBuilder();
+                        WriteString(quoted, key, false);
+                        throw Error("duplicate key " + quoted + " (each key may appear once per object)", keyAt);
+                    }
                     SkipWs();
                     if (i >= s.Length || s[i] != ':') throw Error("Expecting ':' delimiter", i);
                     i++;

@@ -1,6 +1,7 @@
 // Generated from gcv/sim/program_model.py by `gcv schema export`; do not edit.
 // The inclusive range of every program integer and list length (docs/simulation.md 2),
-// the members each object of the program may have, and the characters of a phase id.
+// the members each object of the program may have, the characters of a phase id and the
+// pattern names (a phase's pattern_code is its name's index).
 namespace Gcv.Core
 {
     public static class ProgramBounds
@@ -51,6 +52,7 @@ namespace Gcv.Core
         public const long FrameModelPerCheckUsMin = 0, FrameModelPerCheckUsMax = 10000;  // frame_model.per_check_us
         public const long TickHzMin = 60, TickHzMax = 60;  // tick_hz
         public const string PhaseIdChars = "abcdefghijklmnopqrstuvwxyz0123456789_-";
+        public static readonly string[] PatternNames = { "ring", "spiral", "aimed_fan", "petal", "scatter" };  // index = pattern_code
         public static readonly string[] ProgramKeys = { "program", "config_hash", "tick_hz", "duration_ticks", "arena", "player", "boss", "phases", "scripted", "bot", "frame_model", "state_hash_interval" };
         public static readonly string[] ArenaKeys = { "half_width", "half_height", "despawn_x", "despawn_y" };
         public static readonly string[] PlayerKeys = { "max_health", "speed", "focus_speed", "hit_radius", "graze_radius", "start_x", "start_y", "invulnerability_ticks", "auto_fire_damage", "auto_fire_interval_ticks" };

@@ -272,17 +272,24 @@ namespace Gcv.Core
                     return Fail(options, ExitCodes.BadRequest, "bad request: field " + exc.Message);
                 }
 
+                try
+                {
+                    SimProgram.ConfigHashOf(request.ProgramJson);  // the hash check reads it: mistyped is a bad request
+                }
+                catch (BadRequestException exc)
+                {
+                    return Fail(options, ExitCodes.BadRequest, "bad request: field " + exc.Message);
+                }
                 string programHash = SimProgram.HashOf(request.ProgramJson);
                 if (programHash != request.ProgramHash)
                 {
                     return Fail(options, ExitCodes.HashMismatch, "hash mismatch: program_hash is " + request.ProgramHash + " but the program hashes to " + programHash);
                 }
-                var cfg = request.ProgramJson.Get("config_hash");
-                string programConfigHash = cfg != null && cfg.Kind == JsonKind.String ? cfg.Text : null;
+                string programConfigHash = request.ProgramJson.Get("config_hash").Text;  // checked above
                 if (programConfigHash != request.ConfigHash)
                 {
                     return Fail(options, ExitCodes.HashMismatch, "hash mismatch: config_hash is " + request.ConfigHash + " but program.config_hash is " +
-                                (programConfigHash ?? "(missing)"));
+                                programConfigHash);
                 }
 
                 SimProgram program;

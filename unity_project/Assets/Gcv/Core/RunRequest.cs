@@ -28,7 +28,7 @@ namespace Gcv.Core
             if (doc == null || doc.Kind != JsonKind.Object) return "";
             var v = doc.Get("run_id");
             if (v == null || v.Kind != JsonKind.String) return "";
-            return System.Text.RegularExpressions.Regex.IsMatch(v.Text, RunIdPattern) ? v.Text : "";
+            return Fields.WholeMatch(v.Text, RunIdPattern) ? v.Text : "";
         }
 
         public static RunRequest FromJson(JsonValue doc)

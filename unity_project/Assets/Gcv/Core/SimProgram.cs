@@ -27,9 +27,11 @@ namespace Gcv.Core
             return string.IsNullOrEmpty(path) ? key : path + "." + key;
         }
 
+        /// <summary>The path of a list item as pydantic writes it (program.phases.1.slots.4), so the
+        /// three readers name a field in the same words.</summary>
         public static string Index(string path, int i)
         {
-            return path + "[" + i.ToString(CultureInfo.InvariantCulture) + "]";
+            return Join(path, i.ToString(CultureInfo.InvariantCulture));
         }
 
         public static JsonValue Require(JsonValue obj, string key, string path)
@@ -109,9 +111,17 @@ namespace Gcv.Core
         public static string Pattern(JsonValue obj, string key, string path, string regex, string what)
         {
             string s = String(obj, key, path);
-            if (!Regex.IsMatch(s, regex, RegexOptions.CultureInvariant))
+            if (!WholeMatch(s, regex))
                 throw new BadRequestException(Join(path, key), "does not match " + what + " (" + regex + ")");
             return s;
+        }
+
+        /// <summary>The pattern matches the whole string, as in pydantic: .NET's "$" also matches
+        /// before a final newline, so "abc\n" would pass "^[a-z]+$" on IsMatch alone.</summary>
+        public static bool WholeMatch(string s, string regex)
+        {
+            Match m = Regex.Match(s, regex, RegexOptions.CultureInvariant);
+            return m.Success && m.Index == 0 && m.Length == s.Length;
         }
 
         public static void Only(JsonValue obj, string path, params string[] allowed)
@@ -147,7 +157,6 @@ namespace Gcv.Core
     public sealed class SimProgram
     {
         public const string ProgramId = "gcv.sim_program/1";
-        public static readonly string[] PatternNames = { "ring", "spiral", "aimed_fan", "petal", "scatter" };
 
         public JsonValue Json;
         public string ConfigHash;
@@ -175,7 +184,7 @@ namespace Gcv.Core
             var prog = new SimProgram { Json = json };
             string id = Fields.String(json, "program", P);
             if (id != ProgramId) throw new BadRequestException("program.program", "expected \"" + ProgramId + "\", got \"" + id + "\"");
-            prog.ConfigHash = Fields.Pattern(json, "config_hash", P, "^[0-9a-f]{64}$", "a sha256 hex digest");
+            prog.ConfigHash = ConfigHashOf(json);
             prog.TickHz = Fields.Int(json, "tick_hz", P, ProgramBounds.TickHzMin, ProgramBounds.TickHzMax);
             prog.DurationTicks = Fields.Int(json, "duration_ticks", P, ProgramBounds.DurationTicksMin, ProgramBounds.DurationTicksMax);
             prog.StateHashInterval = Fields.Int(json, "state_hash_interval", P, ProgramBounds.StateHashIntervalMin, ProgramBounds.StateHashIntervalMax);
@@ -221,11 +230,15 @@ namespace Gcv.Core
                 phase.PhaseId = PhaseId(ph, pp);
                 phase.TriggerMicro = Fields.Int(ph, "trigger_micro", pp, ProgramBounds.PhaseTriggerMicroMin, ProgramBounds.PhaseTriggerMicroMax);
                 phase.Pattern = Fields.String(ph, "pattern", pp);
-                if (System.Array.IndexOf(PatternNames, phase.Pattern) < 0)
-                    throw new BadRequestException(Fields.Join(pp, "pattern"), "unknown pattern \"" + phase.Pattern + "\"; allowed: " + string.Join(", ", PatternNames));
+                int patternCode = System.Array.IndexOf(ProgramBounds.PatternNames, phase.Pattern);
+                if (patternCode < 0)
+                    throw new BadRequestException(Fields.Join(pp, "pattern"), "unknown pattern \"" + phase.Pattern + "\"; allowed: " + string.Join(", ", ProgramBounds.PatternNames));
                 phase.Scatter = phase.Pattern == "scatter";
-                // read for their ranges only (the slots carry the wave): every reader accepts the same programs
-                Fields.Int(ph, "pattern_code", pp, ProgramBounds.PhasePatternCodeMin, ProgramBounds.PhasePatternCodeMax);
+                // the code must name the pattern (issue 25.13: every reader used to ignore it)
+                long code = Fields.Int(ph, "pattern_code", pp, ProgramBounds.PhasePatternCodeMin, ProgramBounds.PhasePatternCodeMax);
+                if (code != patternCode)
+                    throw new BadRequestException(Fields.Join(pp, "pattern_code"), PatternCodeMessage(code, phase.Pattern));
+                // read for its range only (the slots carry the wave): every reader accepts the same programs
                 Fields.Int(ph, "bullets_per_wave", pp, ProgramBounds.PhaseBulletsPerWaveMin, ProgramBounds.PhaseBulletsPerWaveMax);
                 phase.WaveIntervalTicks = Fields.Int(ph, "wave_interval_ticks", pp, ProgramBounds.PhaseWaveIntervalTicksMin, ProgramBounds.PhaseWaveIntervalTicksMax);
                 phase.LifetimeTicks = Fields.Int(ph, "lifetime_ticks", pp, ProgramBounds.PhaseLifetimeTicksMin, ProgramBounds.PhaseLifetimeTicksMax);
@@ -248,6 +261,12 @@ namespace Gcv.Core
                 }
                 prog.Phases[k] = phase;
             }
+            // one id per phase (issue 25.13): telemetry, goals and repairs name phases by id
+            for (int k = 0; k < prog.Phases.Length; k++)
+                for (int j = 0; j < k; j++)
+                    if (prog.Phases[j].PhaseId == prog.Phases[k].PhaseId)
+                        throw new BadRequestException(Fields.Join(Fields.Index("program.phases", k), "phase_id"),
+                                                      DuplicatePhaseIdMessage(prog.Phases[k].PhaseId, j, k));
 
             var sc = Fields.Object(json, "scripted", P);
             const string S = "program.scripted";
@@ -284,6 +303,36 @@ namespace Gcv.Core
             prog.PerBulletUs = Fields.Int(fm, "per_bullet_us", F, ProgramBounds.FrameModelPerBulletUsMin, ProgramBounds.FrameModelPerBulletUsMax);
             prog.PerCheckUs = Fields.Int(fm, "per_check_us", F, ProgramBounds.FrameModelPerCheckUsMin, ProgramBounds.FrameModelPerCheckUsMax);
             return prog;
+        }
+
+        /// <summary>program.config_hash in the words of pydantic (the Python reader). The protocol
+        /// reads it before it compares any hash, so a missing or mistyped one is a bad request
+        /// (exit 2) naming the field in every reader, never a hash mismatch (issue 25.14).</summary>
+        public static string ConfigHashOf(JsonValue program)
+        {
+            const string at = "program.config_hash";
+            JsonValue v = program.Get("config_hash");
+            if (v == null) throw new BadRequestException(at, "Field required");
+            if (v.Kind != JsonKind.String) throw new BadRequestException(at, "Input should be a valid string");
+            if (!Fields.WholeMatch(v.Text, "^[0-9a-f]{64}$"))
+                throw new BadRequestException(at, "String should match pattern '^[0-9a-f]{64}$'");
+            return v.Text;
+        }
+
+        /// <summary>The refusals of a program that contradicts itself, word for word those of
+        /// gcv/sim/program_model.py (pattern_code_message, duplicate_phase_id_message).</summary>
+        public static string PatternCodeMessage(long code, string pattern)
+        {
+            return string.Format(CultureInfo.InvariantCulture,
+                "pattern_code {0} contradicts pattern '{1}' (whose code is {2}); the two must name the same pattern",
+                code, pattern, System.Array.IndexOf(ProgramBounds.PatternNames, pattern));
+        }
+
+        public static string DuplicatePhaseIdMessage(string id, int first, int again)
+        {
+            return string.Format(CultureInfo.InvariantCulture,
+                "phase id '{0}' is used by phases {1} and {2}; goals, telemetry and repairs name phases by id, so each id must be unique",
+                id, first, again);
         }
 
         /// <summary>A phase id: PhaseIdLength characters, each one of PhaseIdChars (the pattern of the Python model).</summary>

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -34,8 +35,8 @@ public:
     std::string text;  // string value, or number token
     std::vector<Json> items;
     // Object members as parallel vectors (std::pair<std::string, Json> would need Json to be
-    // complete here; vectors of an incomplete type are fine). Keys are unique: the last
-    // duplicate wins, as in Python's json module.
+    // complete here; vectors of an incomplete type are fine). Keys are unique: a repeated
+    // key is a parse error, as in the contract's reader (gcv.contract.loading).
     std::vector<std::string> keys;
     std::vector<Json> values;
 
@@ -186,6 +187,8 @@ inline void AppendUtf8(std::string& out, uint32_t cp) {
         out += static_cast<char>(0x80 | (cp & 0x3F));
     }
 }
+
+inline void WriteJsonString(std::string& out, const std::string& s, bool ensureAscii);  // below
 
 // ----------------------------------------------------------------------------- parser
 class JsonParser {
@@ -401,18 +404,29 @@ private:
             ++pos_;
             return true;
         }
+        // The keys seen so far, hashed: a linear search per key made a 100,000-key object take
+        // over a minute (Json::Set and Find scan the vector).
+        std::unordered_set<std::string> seen;
         while (true) {
             SkipWs();
             if (pos_ >= s_.size() || s_[pos_] != '"') return Fail("expected a property name in double quotes");
+            const size_t keyAt = pos_;
             std::string key;
             if (!ParseString(key)) return false;
+            if (!seen.insert(key).second) {  // refused, as the contract's reader refuses it (every reader used to keep the last)
+                pos_ = keyAt;
+                std::string quoted;
+                WriteJsonString(quoted, key, false);
+                return Fail(("duplicate key " + quoted + " (each key may appear once per object)").c_str());
+            }
             SkipWs();
             if (pos_ >= s_.size() || s_[pos_] != ':') return Fail("expected ':'");
             ++pos_;
             SkipWs();
             Json value;
             if (!ParseValue(value, depth)) return false;
-            out.Set(key, std::move(value));  // Python's json: the last duplicate wins
+            out.keys.push_back(std::move(key));  // unique: checked above
+            out.values.push_back(std::move(value));
             SkipWs();
             if (pos_ >= s_.size()) return Fail("unterminated object");
             if (s_[pos_] == ',') {

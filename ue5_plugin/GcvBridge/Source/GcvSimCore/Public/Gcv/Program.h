@@ -213,6 +213,46 @@ inline bool IsSha256Hex(const std::string& s) {
     return true;
 }
 
+// program.config_hash in the words of pydantic (the Python reader). The protocol reads it
+// before it compares any hash, so a missing or mistyped one is a bad request (exit 2) naming
+// the field in every reader, never a hash mismatch (issue 25.14).
+inline std::string ReadConfigHash(const Json& prog, FieldReader& r) {
+    const Json* v = prog.Find("config_hash");
+    if (!v) {
+        r.Fail("program.config_hash", "Field required");
+        return std::string();
+    }
+    if (!v->IsString()) {
+        r.Fail("program.config_hash", "Input should be a valid string");
+        return std::string();
+    }
+    if (!IsSha256Hex(v->text)) {
+        r.Fail("program.config_hash", "String should match pattern '^[0-9a-f]{64}$'");
+        return std::string();
+    }
+    return v->text;
+}
+
+// The pattern's code: its index in kPatternNames (generated from the Python model), or -1.
+inline int64_t PatternCode(const std::string& name) {
+    using namespace program_bounds;
+    for (size_t i = 0; i < sizeof(kPatternNames) / sizeof(kPatternNames[0]); ++i)
+        if (name == kPatternNames[i]) return static_cast<int64_t>(i);
+    return -1;
+}
+
+// The refusals of a program that contradicts itself, word for word those of
+// gcv/sim/program_model.py (pattern_code_message, duplicate_phase_id_message).
+inline std::string PatternCodeMessage(int64_t code, const std::string& pattern) {
+    return "pattern_code " + std::to_string(code) + " contradicts pattern '" + pattern + "' (whose code is " +
+           std::to_string(PatternCode(pattern)) + "); the two must name the same pattern";
+}
+
+inline std::string DuplicatePhaseIdMessage(const std::string& id, size_t first, size_t again) {
+    return "phase id '" + id + "' is used by phases " + std::to_string(first) + " and " + std::to_string(again) +
+           "; goals, telemetry and repairs name phases by id, so each id must be unique";
+}
+
 // Reads the whole program, every section whichever player runs, as the Python model does:
 // every range (all inclusive), the members each object may have and the characters of a
 // phase id come from ProgramBounds.h, generated from the Python program model, so the three
@@ -231,9 +271,7 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
     const std::string id = r.String(prog, "program", base);
     if (r.Ok() && id != "gcv.sim_program/1")
         r.Fail(base + ".program", "Input should be 'gcv.sim_program/1'");
-    out.configHash = r.String(prog, "config_hash", base);
-    if (r.Ok() && !IsSha256Hex(out.configHash))
-        r.Fail(base + ".config_hash", "String should match pattern '^[0-9a-f]{64}$'");
+    if (r.Ok()) out.configHash = ReadConfigHash(prog, r);
     out.tickHz = r.Int(prog, "tick_hz", base, kTickHzMin, kTickHzMax);
     out.durationTicks = r.Int(prog, "duration_ticks", base, kDurationTicksMin, kDurationTicksMax);
     if (const Json* a = r.Object(prog, "arena", base)) {
@@ -280,12 +318,13 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
             s.phaseId = r.Token(ph, "phase_id", b, kPhaseIdLengthMin, kPhaseIdLengthMax, kPhaseIdChars);
             s.triggerMicro = r.Int(ph, "trigger_micro", b, kPhaseTriggerMicroMin, kPhaseTriggerMicroMax);
             s.pattern = r.String(ph, "pattern", b);
-            if (r.Ok() && s.pattern != "ring" && s.pattern != "spiral" && s.pattern != "aimed_fan" &&
-                s.pattern != "petal" && s.pattern != "scatter")
+            if (r.Ok() && PatternCode(s.pattern) < 0)
                 r.Fail(b + ".pattern", "Input should be 'ring', 'spiral', 'aimed_fan', 'petal' or 'scatter'");
             s.scatter = s.pattern == "scatter";
-            // read for their ranges only (the slots carry the wave): every reader accepts the same programs
-            r.Int(ph, "pattern_code", b, kPhasePatternCodeMin, kPhasePatternCodeMax);
+            // the code must name the pattern (issue 25.13: every reader used to ignore it)
+            const int64_t code = r.Int(ph, "pattern_code", b, kPhasePatternCodeMin, kPhasePatternCodeMax);
+            if (r.Ok() && code != PatternCode(s.pattern)) r.Fail(b + ".pattern_code", PatternCodeMessage(code, s.pattern));
+            // read for its range only (the slots carry the wave): every reader accepts the same programs
             r.Int(ph, "bullets_per_wave", b, kPhaseBulletsPerWaveMin, kPhaseBulletsPerWaveMax);
             s.waveIntervalTicks = r.Int(ph, "wave_interval_ticks", b, kPhaseWaveIntervalTicksMin, kPhaseWaveIntervalTicksMax);
             s.lifetimeTicks = r.Int(ph, "lifetime_ticks", b, kPhaseLifetimeTicksMin, kPhaseLifetimeTicksMax);
@@ -313,6 +352,12 @@ inline bool ReadProgram(const Json& prog, const PlayerSpec& player, Program& out
             }
             out.phases.push_back(std::move(s));
         }
+        // one id per phase (issue 25.13): telemetry, goals and repairs name phases by id
+        for (size_t i = 0; i < out.phases.size() && r.Ok(); ++i)
+            for (size_t j = 0; j < i && r.Ok(); ++j)
+                if (out.phases[j].phaseId == out.phases[i].phaseId)
+                    r.Fail(FieldReader::Join(base + ".phases", i) + ".phase_id",
+                           DuplicatePhaseIdMessage(out.phases[i].phaseId, j, i));
     }
     if (const Json* sc = r.Object(prog, "scripted", base)) {
         std::string b = base + ".scripted";

@@ -1,6 +1,7 @@
 // Generated from gcv/sim/program_model.py by `gcv schema export`; do not edit.
 // The inclusive range of every program integer and list length (docs/simulation.md 2),
-// the members each object of the program may have, and the characters of a phase id.
+// the members each object of the program may have, the characters of a phase id and the
+// pattern names (a phase's pattern_code is its name's index).
 #pragma once
 
 #include <cstdint>
@@ -53,6 +54,7 @@ constexpr int64_t kFrameModelPerBulletUsMin = 0LL, kFrameModelPerBulletUsMax = 1
 constexpr int64_t kFrameModelPerCheckUsMin = 0LL, kFrameModelPerCheckUsMax = 10000LL;  // frame_model.per_check_us
 constexpr int64_t kTickHzMin = 60LL, kTickHzMax = 60LL;  // tick_hz
 constexpr const char kPhaseIdChars[] = "abcdefghijklmnopqrstuvwxyz0123456789_-";
+constexpr const char* kPatternNames[] = {"ring", "spiral", "aimed_fan", "petal", "scatter"};  // index = pattern_code
 constexpr const char* kProgramKeys[] = {"program", "config_hash", "tick_hz", "duration_ticks", "arena", "player", "boss", "phases", "scripted", "bot", "frame_model", "state_hash_interval"};
 constexpr const char* kArenaKeys[] = {"half_width", "half_height", "despawn_x", "despawn_y"};
 constexpr const char* kPlayerKeys[] = {"max_health", "speed", "focus_speed", "hit_radius", "graze_radius", "start_x", "start_y", "invulnerability_ticks", "auto_fire_damage", "auto_fire_interval_ticks"};

@@ -9,9 +9,10 @@
 // handshake is preceded by `GCV-ERROR {"exit_code":..,"kind":..,"message":..}` on the out
 // channel (FailLine), so the runner never infers a result from a raw exit code (on Windows
 // an abort() exits 3 too, and UE's graceful exit drops the code). While simulating,
-// `GCV-HEARTBEAT {"tick":N}` at most about once a second (HeartbeatClock). The checks run in the same
-// order as the python-sim engine: request fields (2), program_hash and config_hash (3),
-// output directory (4), program fields (2).
+// `GCV-HEARTBEAT {"tick":N}` at most about once a second (HeartbeatClock). The checks run in this
+// order: request fields and program.config_hash (2), program_hash and config_hash (3), output
+// directory (4), the other program fields (2). (python-sim checks every program field with the
+// request; a program.config_hash that is missing or not a hash is exit 2 in both.)
 #pragma once
 
 #include <algorithm>
@@ -250,6 +251,14 @@ inline int ValidateRequest(LoadedRun& run, const FileOps& files, bool checkOutpu
     if (!ReadRunRequest(run.document, run.request, err)) {
         message = "request " + run.requestPath + ": " + err;
         return kExitBadRequest;
+    }
+    {  // the hash check below reads program.config_hash: a mistyped one is a bad request, as in python-sim
+        FieldReader r;
+        ReadConfigHash(*run.request.program, r);
+        if (!r.Ok()) {
+            message = "request " + run.requestPath + ": " + r.error;
+            return kExitBadRequest;
+        }
     }
     if (!ProgramHash(*run.request.program, run.programHash, err)) {
         message = "request " + run.requestPath + ": field program: " + err;
