@@ -31,7 +31,10 @@ heartbeat's tick are returned, so a terminal reason can say "hung in simulation 
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 import subprocess
 import threading
 import time
@@ -251,6 +254,18 @@ class _Reader:
         return "import_compile" if self.importing else "startup"
 
 
+def _open_log(path: Path) -> Any:
+    """The run log, truncated: never through a symbolic link (a link put in the run folder would
+    make the engine's output overwrite its target), never a FIFO (the open would block)."""
+    flags = (os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+             | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
+    fd = os.open(path, flags, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    return os.fdopen(fd, "w", encoding="utf-8", errors="replace")
+
+
 def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: Path | None = None,
               env: dict[str, str] | None = None, rules: LogRules = LogRules(),
               tree: ProcessTree | None = None, popen: Callable[..., Any] = subprocess.Popen,
@@ -269,7 +284,7 @@ def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: 
                           **base)
     try:
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = open(log_path, "w", encoding="utf-8", errors="replace")
+        log = _open_log(log_path)
     except OSError as exc:
         return Supervised(None, None, None, 0, log_path, [], f"cannot write log {log_path}: {exc.strerror}", **base)
     reader = _Reader(log, rules)
