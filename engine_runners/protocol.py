@@ -170,6 +170,7 @@ class DonePayload(GcvModel):
 
 
 ERROR_KINDS = ("internal_error", "bad_request", "hash_mismatch", "output_error")
+ERROR_MESSAGE_MAX = 4000
 
 
 class ErrorPayload(GcvModel):
@@ -179,7 +180,7 @@ class ErrorPayload(GcvModel):
 
     kind: Literal["internal_error", "bad_request", "hash_mismatch", "output_error"]
     exit_code: int = Field(ge=1, le=4)
-    message: str = Field(default="", max_length=4000)
+    message: str = Field(default="", max_length=ERROR_MESSAGE_MAX)
 
 
 class ProtocolLines(GcvModel):
@@ -240,11 +241,44 @@ def parse_line(line: str) -> tuple[str, dict[str, Any]] | None:
         return None
     if not isinstance(payload, dict):
         return None
+    if match.group(1) == "GCV-ERROR" and isinstance(payload.get("message"), str) \
+            and len(payload["message"]) > ERROR_MESSAGE_MAX:
+        # a long message is still the engine's own error: cut it, never call the run a crash
+        payload = {**payload, "message": payload["message"][:ERROR_MESSAGE_MAX - 1] + "\u2026"}
     try:
         _LINE_MODELS[match.group(1)].model_validate(payload)
     except ValueError:
         return None
     return match.group(1)[4:].lower(), payload
+
+
+_ERROR_CODE_RE = re.compile(r'"exit_code"\s*:\s*([1-4])\b')
+_ERROR_KIND_RE = re.compile(r'"kind"\s*:\s*"(internal_error|bad_request|hash_mismatch|output_error)"')
+_ERROR_MESSAGE_RE = re.compile(r'"message"\s*:\s*"((?:[^"\\]|\\.)*)')
+
+
+def parse_cut_error(head: str, tail: str, left_out: int) -> dict[str, Any] | None:
+    """The ``GCV-ERROR`` payload of a line too long to be kept whole, or None.
+
+    The runner keeps the first bytes of such a line (``head``) and its last few (``tail``)
+    and counts the rest (``left_out``), so its JSON no longer parses. The line is still the
+    engine saying which error it had: the exit code and kind are read from what was kept
+    (either end: an engine may print the message first), the message is the kept part of it.
+    """
+    if ERROR_PREFIX not in head:
+        return None
+    body = head[head.index(ERROR_PREFIX) + len(ERROR_PREFIX):]
+    code = _ERROR_CODE_RE.search(body) or _ERROR_CODE_RE.search(tail)
+    kind = _ERROR_KIND_RE.search(body) or _ERROR_KIND_RE.search(tail)
+    if code is None and kind is None:
+        return None
+    exit_code = int(code.group(1)) if code else int(ExitCode[kind.group(1).upper()])
+    name = kind.group(1) if kind else ExitCode(exit_code).name.lower()
+    found = _ERROR_MESSAGE_RE.search(body)
+    text = found.group(1) if found else ""
+    note = f" [gcv: this GCV-ERROR line was cut, {left_out} bytes left out]"
+    return {"exit_code": exit_code, "kind": name,
+            "message": text[:ERROR_MESSAGE_MAX - len(note)] + note}
 
 
 def heartbeat_line(tick: int) -> str:

@@ -2,7 +2,9 @@
 
 An engine is launched as its own process tree (:mod:`engine_runners.process_tree`: a new
 session on POSIX, a job object on Windows); its stdout/stderr are copied line by line into
-the run log and read as they come. Four clocks bound a run, each with its own reason:
+the run log and read as they come, in lines of at most 64 KiB (``MAX_LINE_BYTES``: the rest
+of a longer line is counted in the log, not kept; a cut ``GCV-ERROR`` line is still read as
+the engine's error). Four clocks bound a run, each with its own reason:
 
 * the **start-up budget** (launch -> handshake): a first run imports the project, compiles
   scripts or fills a cold shader cache, which takes tens of minutes on a real project, so
@@ -29,7 +31,10 @@ heartbeat's tick are returned, so a terminal reason can say "hung in simulation 
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 import subprocess
 import threading
 import time
@@ -39,10 +44,16 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from engine_runners.process_tree import ProcessTree, make_tree
-from engine_runners.protocol import parse_line
+from engine_runners.protocol import parse_cut_error, parse_line
 
 KILL_GRACE_SECONDS = 2.0
 POLL_SECONDS = 0.02
+# An engine's output is read in lines of at most MAX_LINE_BYTES: the rest of a longer line is
+# counted, not kept (an engine printing 300 MB without a newline must not cost 300 MB here),
+# except its last LINE_TAIL_BYTES, where a protocol line may carry its exit code and kind.
+MAX_LINE_BYTES = 64 * 1024
+LINE_TAIL_BYTES = 4 * 1024
+TAIL_LINE_CHARS = 2000  # a line in Supervised.tail (quoted in messages) is cut to this
 
 
 @dataclass(frozen=True)
@@ -141,6 +152,43 @@ def live_engine_pids() -> list[int]:
 
 # --- one supervised run ---------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Line:
+    """One line of engine output, bounded: ``head`` is its first ``MAX_LINE_BYTES`` at most;
+    of a longer line ``left_out`` bytes were counted, not kept, and ``end`` holds its last
+    ``LINE_TAIL_BYTES``."""
+
+    head: bytes
+    left_out: int = 0
+    end: bytes = b""
+
+
+def bounded_lines(stream: Any, limit: int = MAX_LINE_BYTES, tail: int = LINE_TAIL_BYTES) -> Any:
+    """Yield the lines of ``stream`` (a binary file object) as :class:`Line`, holding at most
+    ``limit + tail`` bytes of any one line in memory, however long it is."""
+    while True:
+        head = stream.readline(limit)
+        if not head:
+            return
+        if head.endswith(b"\n") or len(head) < limit:
+            yield Line(head)
+            continue
+        left_out, end = 0, b""
+        while True:
+            more = stream.readline(limit)
+            if not more:
+                break
+            left_out += len(more)
+            end = (end + more)[-tail:]
+            if more.endswith(b"\n"):
+                break
+        yield Line(head, left_out, end)
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace").rstrip("\r\n")
+
+
 class _Reader:
     """State shared by the two pump threads and the supervising loop."""
 
@@ -158,13 +206,22 @@ class _Reader:
         self.problems: list[tuple[Problem, str]] = []
         self.event = threading.Event()
 
-    def line(self, label: str, line: str) -> None:
+    def line(self, label: str, line: str, left_out: int = 0, end: str = "") -> None:
         now = time.monotonic()
+        cut = f" [gcv: {left_out} more bytes of this line left out]" if left_out else ""
         with self.lock:
-            self.log.write(f"[{label}] {line}\n")
-            self.log.flush()
-            self.tail.append(f"[{label}] {line}")
-            parsed = parse_line(line) if label == "stdout" else None
+            if not self.log.closed:
+                self.log.write(f"[{label}] {line}{cut}\n")
+                self.log.flush()
+            shown = line if len(line) <= TAIL_LINE_CHARS else line[:TAIL_LINE_CHARS] + "\u2026"
+            self.tail.append(f"[{label}] {shown}{cut}")
+            if label != "stdout":
+                parsed = None
+            elif left_out:
+                error = parse_cut_error(line, end, left_out)
+                parsed = ("error", error) if error is not None else None
+            else:
+                parsed = parse_line(line)
             if parsed is not None:
                 kind, payload = parsed
                 if kind == "handshake" and self.handshake is None:
@@ -197,6 +254,18 @@ class _Reader:
         return "import_compile" if self.importing else "startup"
 
 
+def _open_log(path: Path) -> Any:
+    """The run log, truncated: never through a symbolic link (a link put in the run folder would
+    make the engine's output overwrite its target), never a FIFO (the open would block)."""
+    flags = (os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+             | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0))
+    fd = os.open(path, flags, 0o644)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    return os.fdopen(fd, "w", encoding="utf-8", errors="replace")
+
+
 def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: Path | None = None,
               env: dict[str, str] | None = None, rules: LogRules = LogRules(),
               tree: ProcessTree | None = None, popen: Callable[..., Any] = subprocess.Popen,
@@ -215,7 +284,7 @@ def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: 
                           **base)
     try:
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        log = open(log_path, "w", encoding="utf-8", errors="replace")
+        log = _open_log(log_path)
     except OSError as exc:
         return Supervised(None, None, None, 0, log_path, [], f"cannot write log {log_path}: {exc.strerror}", **base)
     reader = _Reader(log, rules)
@@ -235,9 +304,18 @@ def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: 
             pass
 
     def pump(stream: Any, label: str) -> None:
-        for raw in iter(stream.readline, b""):
-            reader.line(label, raw.decode("utf-8", errors="replace").rstrip("\r\n"))
-        stream.close()
+        # Never raises: a pipe closed under it or a log closed after the run ends the copy, and
+        # an engine's bytes, whatever they are, only ever become text in the log.
+        try:
+            for item in bounded_lines(stream):
+                reader.line(label, _text(item.head), item.left_out, _text(item.end))
+        except (OSError, ValueError):
+            pass
+        finally:
+            try:
+                stream.close()
+            except OSError:
+                pass
 
     threads = [threading.Thread(target=pump, args=(proc.stdout, "stdout"), daemon=True),
                threading.Thread(target=pump, args=(proc.stderr, "stderr"), daemon=True)]
@@ -291,7 +369,8 @@ def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: 
             _LIVE.pop(proc.pid, None)
         for th in threads:
             th.join(timeout=5)
-        log.close()
+        with reader.lock:  # a pump still copying (a grandchild holds the pipe) stops writing
+            log.close()
     if ended_by is None and _STOPPING.is_set() and reader.done is None:
         ended_by = "interrupted"  # stop_all ended it between two polls
     duration = int((time.monotonic() - started) * 1000)

@@ -17,7 +17,8 @@ engines on each machine; a batch only ever names them.
   engine's process tree).
 
 ``local`` runs python-sim units in a process pool (``forkserver`` workers that ignore
-Ctrl-C, so only the driver handles it) and out-of-process engine units in a thread pool
+Ctrl-C, so only the driver handles it, and that end when the driver dies, even by SIGKILL:
+``gcv.batch.lifeline``) and out-of-process engine units in a thread pool
 (the engine process does the work; the thread only supervises it). With one worker
 everything runs inline, in order. ``dask`` submits units to an existing scheduler.
 
@@ -36,7 +37,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import math
 import os
-import signal
 import time
 from collections import deque
 from pathlib import Path
@@ -208,10 +208,6 @@ class ExecutorError(RuntimeError):
     """The executor cannot start (for example the Dask scheduler is unreachable)."""
 
 
-def _ignore_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class _Inline:
     """A unit run lazily, on the driver's thread, when the driver waits for it."""
 
@@ -257,10 +253,17 @@ class LocalExecutor:
             if self._procs is None:
                 import multiprocessing
 
+                from gcv.batch import lifeline
+
+                # the forkserver (started now, by this thread) and its workers die with this
+                # process, a SIGKILL included (gcv.batch.lifeline says how)
+                os.environ[lifeline.DRIVER_ENV] = str(os.getpid())
                 ctx = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload(["gcv.batch.executors", "gcv.simio.pool", "engine_runners.python_sim"])
+                ctx.set_forkserver_preload(["gcv.batch.lifeline", "gcv.batch.executors", "gcv.simio.pool",
+                                            "engine_runners.python_sim"])
                 self._procs = cf.ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
-                                                     initializer=_ignore_sigint)
+                                                     initializer=lifeline.worker_init,
+                                                     initargs=(lifeline.process_identity(os.getpid()),))
             future = self._procs.submit(run_unit, unit)
         else:
             if self._threads is None:

@@ -41,6 +41,36 @@ _OS_HINTS = {
 }
 
 
+# A full, over-quota or read-only disk (or one failing): the environment's failure, exit 70
+# wherever it surfaces, however the command would word a bad --out (exit 2).
+ENVIRONMENT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG, errno.EIO})
+
+
+def is_environment_error(exc: BaseException) -> bool:
+    return isinstance(exc, OSError) and exc.errno in ENVIRONMENT_ERRNOS
+
+
+def raise_if_environment(exc: BaseException, path: str | os.PathLike[str] | None = None) -> None:
+    """Re-raise ``exc`` when the disk is full or read-only, so :func:`describe` reports it (exit
+    70, with its hint), naming ``path`` when the error itself does not (a failed ``write`` has
+    no file name). Any other error returns: the command reports it as bad usage (exit 2)."""
+    if not is_environment_error(exc):
+        return
+    assert isinstance(exc, OSError)
+    if exc.filename is None and path is not None:
+        raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+    raise exc
+
+
+def environment_errno_in(text: str | None) -> int | None:
+    """The errno of a full or read-only disk named in ``text`` (a runner's message, which
+    carries ``strerror`` and no errno), else None."""
+    for number in sorted(ENVIRONMENT_ERRNOS):
+        if text and os.strerror(number) in text:
+            return number
+    return None
+
+
 @dataclass(frozen=True)
 class Failure:
     """What to tell the person (``message``), which file (``file``), and the exit code."""

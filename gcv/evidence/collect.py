@@ -31,6 +31,7 @@ from gcv.contract.canonical import canonical_json, content_hash
 from gcv.evidence.scrub import Scrubber
 from gcv.store.catalog import Workspace
 from gcv.store.errors import DamagedRecord, StoreError
+from gcv.store.safe_open import ARTIFACT_CAP, check_workspace_file, read_workspace_bytes
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.loop import requirement_activity_key
 
@@ -211,15 +212,17 @@ class _Collector:
             path = (self.d.root / rel).resolve()
             if root not in path.parents:
                 raise EvidenceError(f"frame path {rel!r} of {label} leaves the workflow directory")
-            try:
-                data = path.read_bytes()
+            try:  # a regular file of the workflow (a FIFO or a device there never blocks the bundle)
+                data = read_workspace_bytes(path, within=root, cap=ARTIFACT_CAP)
             except OSError as exc:
                 raise EvidenceError(f"frame {rel} of {label} is missing: {exc.strerror}", damaged=True) from None
+            if data is None:
+                raise EvidenceError(f"frame {rel} of {label} is missing", damaged=True)
             name = f"{base}/frames/{Path(rel).name}"
             self.files[name] = data
             entry["frames"].append(name)
         log = self.d.runs / str(record.get("run_id")) / "run.log"
-        if record.get("run_id") and log.is_file():
+        if record.get("run_id") and check_workspace_file(log, within=root):  # no link out of the workflow
             self.files[f"{base}/run.log"] = self.scrub.text(self._capped_log(log, f"{base}/run.log")).encode()
             entry["log"] = f"{base}/run.log"
         return entry

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gcv.store.safe_open import open_workspace_append
+
 
 class _CrashPoint:
     """``GCV_CRASH_AFTER=N`` makes the process die (as if killed) right after the N-th durable
@@ -36,7 +38,11 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "wb") as fh:
+        # a new file of our own: whatever a crash (or anyone) left at the temporary name, a
+        # link or a FIFO included, is removed first and never written through
+        tmp.unlink(missing_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        with os.fdopen(os.open(tmp, flags, 0o644), "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -46,10 +52,14 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
-def append_line(path: Path, line: str) -> None:
-    """Append one line (``line`` has no newline) and fsync it."""
+def append_line(path: Path, line: str, *, within: Path | None = None) -> None:
+    """Append one line (``line`` has no newline) and fsync it.
+
+    Only to a regular file inside ``within`` (default: the file's folder): a FIFO, a device
+    or a link out of the workspace put in its place is refused (``gcv.store.safe_open``),
+    never blocked on or written through."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as fh:
+    with os.fdopen(open_workspace_append(path, within=within or path.parent), "a", encoding="utf-8") as fh:
         fh.write(line + "\n")
         fh.flush()
         os.fsync(fh.fileno())

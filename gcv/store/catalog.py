@@ -15,6 +15,7 @@ rollback) with who did it, when and why.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import time
@@ -27,6 +28,7 @@ from typing import Any
 from gcv.contract.canonical import canonical_bytes, sha256_hex
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.errors import StoreError
+from gcv.store.safe_open import BASELINE_CAP, UnsafeWorkspaceFile, check_workspace_file, read_workspace_bytes
 from gcv.store.workflow_dir import WorkflowDir
 
 # Workflow ids are names of folders we create; anything else is refused before it reaches a path.
@@ -57,6 +59,11 @@ class Workspace:
             raise StoreError(f"the workspace {root} is not a folder; set GCV_HOME to a writable folder")
         self.db_path = root / "catalog.sqlite"
         self.workflows_root = root / "workflows"
+        try:  # SQLite would open a FIFO, a device or a link out of the workspace as if it were the catalog
+            check_workspace_file(self.db_path, within=root)
+        except UnsafeWorkspaceFile as exc:
+            raise StoreError(f"the catalog {self.db_path} {exc.why}; it is an index of the workflow folders: move "
+                             "it away and run `gcv reindex`") from None
         try:
             with self._db() as db:
                 db.execute("""CREATE TABLE IF NOT EXISTS workflows (
@@ -104,11 +111,11 @@ class Workspace:
     def workflow_dir(self, wf_id: str) -> WorkflowDir:
         if not isinstance(wf_id, str) or not WORKFLOW_ID.match(wf_id):
             raise StoreError(f"invalid workflow id {str(wf_id)[:100]!r}: letters, digits, '-' and '_' only")
-        return WorkflowDir(self.workflows_root / wf_id)
+        return WorkflowDir(self.workflows_root / wf_id, workspace=self.root)
 
     def exists(self, wf_id: str) -> bool:
-        try:
-            return self.workflow_dir(wf_id).state_path.is_file()
+        try:  # anything at state.json: a FIFO or a link there is refused by the reader, naming it
+            return os.path.lexists(self.workflow_dir(wf_id).state_path)
         except StoreError:
             return False
 
@@ -258,9 +265,11 @@ class Workspace:
     def baseline_config(self, config_hash: str) -> dict[str, Any]:
         path = self.baseline_store() / f"{config_hash}.json"
         try:
-            data = path.read_bytes()
+            data = read_workspace_bytes(path, within=self.root, cap=BASELINE_CAP)
         except OSError:
-            raise StoreError(f"baseline {config_hash[:12]} is missing from {self.baseline_store()}") from None
+            data = None
+        if data is None:
+            raise StoreError(f"baseline {config_hash[:12]} is missing from {self.baseline_store()}")
         if sha256_hex(data) != config_hash:
             raise StoreError(f"baseline {config_hash[:12]} in {self.baseline_store()} is corrupted")
         return json.loads(data)

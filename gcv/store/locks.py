@@ -23,17 +23,18 @@ from types import TracebackType
 from filelock import FileLock, Timeout
 
 from gcv.store.atomic import atomic_write_bytes
-from gcv.store.errors import WorkflowLocked
+from gcv.store.errors import StoreError, WorkflowLocked
+from gcv.store.safe_open import SMALL_CAP, check_workspace_file, read_workspace_bytes
 
 _GUARD = threading.Lock()
 _HELD: dict[Path, tuple[int, int, FileLock]] = {}  # path -> (thread id, depth, lock)
 
 
 def _owner_text(owner_file: Path) -> str:
-    try:
-        owner = json.loads(owner_file.read_text(encoding="utf-8"))
+    try:  # whatever is there (a FIFO included) is read without blocking, and only a little
+        owner = json.loads(read_workspace_bytes(owner_file, within=owner_file.parent, cap=SMALL_CAP) or b"")
         return f"PID {owner['pid']} ({owner.get('command', '?')})"
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, StoreError):
         return "another process"
 
 
@@ -52,6 +53,9 @@ class WorkflowLock:
                 return
         if not self.path.parent.is_dir():
             raise WorkflowLocked(f"workflow {self.wf_id} has no folder at {self.path.parent}")
+        # the lock file is opened for writing and truncated: never through a link out of the
+        # workflow's folder, never a FIFO or a device (gcv.store.safe_open)
+        check_workspace_file(self.path, within=self.path.parent)
         lock = FileLock(self.path, timeout=0, thread_local=False, is_singleton=False)
         try:
             lock.acquire()

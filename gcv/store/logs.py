@@ -19,6 +19,7 @@ from typing import Any
 from gcv.contract.canonical import canonical_bytes, sha256_hex
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.errors import CorruptLog
+from gcv.store.safe_open import LOG_CAP, read_workspace_bytes
 
 GENESIS = "0" * 64
 
@@ -55,11 +56,13 @@ class LogRead:
     good_bytes: int  # length of the complete lines
 
 
-def read_jsonl(path: Path, *, chained: bool = False) -> LogRead:
-    """The complete records of the log at ``path`` (an empty log when it does not exist)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+def read_jsonl(path: Path, *, chained: bool = False, within: Path | None = None) -> LogRead:
+    """The complete records of the log at ``path`` (an empty log when it does not exist).
+
+    A log that is not a regular file inside ``within`` (default: its folder), or larger than
+    ``LOG_CAP``, is refused without blocking (``gcv.store.safe_open``)."""
+    data = read_workspace_bytes(path, within=within or path.parent, cap=LOG_CAP)
+    if data is None:
         return LogRead([], False, 0)
     records: list[dict[str, Any]] = []
     offset = 0

@@ -27,13 +27,16 @@ from gcv.store.atomic import CRASH, append_line, atomic_write_bytes
 from gcv.store.errors import CorruptLog, DamagedRecord, StoreError
 from gcv.store.locks import WorkflowLock
 from gcv.store.logs import GENESIS, LogRead, drop_torn_tail, event_hash, keep_first, read_jsonl
+from gcv.store.safe_open import ARTIFACT_CAP, read_workspace_bytes
 
 STATE_MAX_BYTES = 64 << 20
 
 
 class WorkflowDir:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, *, workspace: Path | None = None) -> None:
         self.root = root
+        # the folder no file of this workflow may lead out of (gcv.store.safe_open)
+        self.workspace = workspace or (root.parent.parent if root.parent.name == "workflows" else root)
         self.id = root.name
         self.artifacts = root / "artifacts"
         self.runs = root / "runs"
@@ -57,9 +60,11 @@ class WorkflowDir:
     def get(self, digest: str) -> Any:
         path = self.artifacts / f"{digest}.json"
         try:
-            data = path.read_bytes()
+            data = read_workspace_bytes(path, within=self.workspace, cap=ARTIFACT_CAP)
         except OSError as exc:
             raise DamagedRecord(f"artifact {digest[:12]} is missing from {self.artifacts}", path) from exc
+        if data is None:
+            raise DamagedRecord(f"artifact {digest[:12]} is missing from {self.artifacts}", path)
         if sha256_hex(data) != digest:
             raise DamagedRecord(f"artifact {digest[:12]} in {self.artifacts} is corrupted (its hash does not match)",
                                 path)
@@ -67,7 +72,7 @@ class WorkflowDir:
 
     # events --------------------------------------------------------------------------
     def _read_events(self) -> LogRead:
-        return read_jsonl(self.events_path, chained=True)
+        return read_jsonl(self.events_path, chained=True, within=self.workspace)
 
     def events(self) -> list[dict[str, Any]]:
         """Every complete event, checked: a corrupt or unchained log raises ``CorruptLog``."""
@@ -79,7 +84,7 @@ class WorkflowDir:
         event = {**event, "seq": len(read.records), "prev_hash": prev}
         event["hash"] = event_hash(event)
         drop_torn_tail(self.events_path, read)
-        append_line(self.events_path, canonical_json(event))
+        append_line(self.events_path, canonical_json(event), within=self.workspace)
         CRASH.tick()
         return event
 
@@ -90,7 +95,7 @@ class WorkflowDir:
 
     # activities ----------------------------------------------------------------------
     def _read_activities(self) -> LogRead:
-        read = read_jsonl(self.activities_path)
+        read = read_jsonl(self.activities_path, within=self.workspace)
         for number, record in enumerate(read.records, start=1):
             if not isinstance(record.get("key"), str) or "result" not in record:
                 raise CorruptLog(self.activities_path, number, "not an activity record (needs 'key' and 'result')")
@@ -105,7 +110,7 @@ class WorkflowDir:
     def record_activity(self, key: str, result: Any) -> None:
         read = self._read_activities()
         drop_torn_tail(self.activities_path, read)
-        append_line(self.activities_path, canonical_json({"key": key, "result": result}))
+        append_line(self.activities_path, canonical_json({"key": key, "result": result}), within=self.workspace)
         CRASH.tick()
 
     # state ---------------------------------------------------------------------------
@@ -114,15 +119,12 @@ class WorkflowDir:
         CRASH.tick()
 
     def read_state(self) -> dict[str, Any]:
-        try:
-            if self.state_path.stat().st_size > STATE_MAX_BYTES:
-                raise DamagedRecord(f"{self.state_path} is larger than {STATE_MAX_BYTES >> 20} MiB: not a state file",
-                                    self.state_path)
-            data = self.state_path.read_bytes()
-        except FileNotFoundError:
-            raise DamagedRecord(f"no state for workflow at {self.root} (state.json is missing)", self.state_path) from None
+        try:  # a regular file of the workspace, at most STATE_MAX_BYTES (a FIFO never blocks)
+            data = read_workspace_bytes(self.state_path, within=self.workspace, cap=STATE_MAX_BYTES)
         except OSError as exc:
             raise StoreError(f"cannot read {self.state_path}: {exc.strerror}") from None
+        if data is None:
+            raise DamagedRecord(f"no state for workflow at {self.root} (state.json is missing)", self.state_path)
         try:
             state = json.loads(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import getpass
 import hashlib
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -153,7 +154,7 @@ class WorkflowLoop:
             d = self.ws.workflow_dir(wf_id)
         except StoreError as exc:
             raise WorkflowError(str(exc)) from None
-        if not d.state_path.is_file():
+        if not os.path.lexists(d.state_path):  # something else there is refused by read_state, naming it
             raise WorkflowError(f"no workflow {wf_id!r} in {self.ws.root}; see `gcv list`")
         return d
 

@@ -19,6 +19,7 @@ from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColu
 from rich.text import Text
 
 from gcv.cli.output import console, emit_json, fail_usage
+from gcv.cli.failures import raise_if_environment
 from gcv.cli.tables import Col, print_table
 
 SCHEDULER_ENV = "GCV_DASK_SCHEDULER"
@@ -217,6 +218,7 @@ def batch(
         fail_usage(str(exc), json_mode=json_mode, file=str(spec_path), hint=exc.hint, role="batch")
     except OSError as exc:
         progress.stop()
+        raise_if_environment(exc, resolved.output_dir)  # a full or read-only disk: exit 70
         fail_usage(f"cannot write the output folder: {exc.strerror or exc}", json_mode=json_mode,
                    file=str(getattr(exc, "filename", None) or resolved.output_dir))
     progress.stop()

@@ -27,6 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 from gcv.cli.tables import Col, print_table
+from gcv.cli.failures import raise_if_environment
 
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
@@ -137,6 +138,7 @@ def eval_requests_command(
     except (UnknownProviderError, RecordingError, ValueError) as exc:  # ProviderConfigError is a ValueError
         fail_usage(str(exc), json_mode=json_out, role="--provider")
     except OSError as exc:
+        raise_if_environment(exc)  # a full or read-only disk: exit 70
         fail_usage(f"cannot write the recording: {exc.strerror or exc}", json_mode=json_out,
                    file=str(getattr(exc, "filename", "") or ""))
 

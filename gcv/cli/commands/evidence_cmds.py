@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from gcv.cli.browser import open_in_browser
+from gcv.cli.failures import raise_if_environment
 from gcv.cli.tables import Col, print_table
 
 from gcv.cli.output import console, emit_json, fail_usage
@@ -91,6 +92,7 @@ def bundle(
     except EvidenceError as exc:
         fail_usage(str(exc), json_mode=json_mode)
     except OSError as exc:
+        raise_if_environment(exc, target)  # a full or read-only disk: exit 70
         fail_usage(f"cannot write {target}: {exc.strerror or exc}", json_mode=json_mode)
     info = _manifest_of(path)
     if json_mode:
@@ -163,6 +165,7 @@ def report(
     except EvidenceError as exc:
         fail_usage(str(exc), json_mode=json_mode)
     except OSError as exc:
+        raise_if_environment(exc, target)  # a full or read-only disk: exit 70
         fail_usage(f"cannot write {target}: {exc.strerror or exc}", json_mode=json_mode)
     opened = open_in_browser(path) if open_it else None
     if json_mode:

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.markup import escape
 from gcv.cli.tables import Col, print_table
+from gcv.cli.failures import raise_if_environment
 
 from gcv.cli.output import EXIT_USAGE, console, emit_json, fail_usage
 
@@ -172,6 +173,7 @@ def fair(
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
+        raise_if_environment(exc, out_dir)  # a full or read-only disk: exit 70
         fail_usage(f"cannot write to the output folder: {exc.strerror or exc}", json_mode=json_mode,
                    file=str(out_dir), role="--out")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import asdict
 from pathlib import Path
@@ -12,6 +13,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from gcv.cli.tables import Col, print_table
+from gcv.cli.failures import environment_errno_in
 
 from gcv.cli.output import EXIT_INVALID, console, emit_json, fail_usage
 
@@ -102,6 +104,9 @@ def sim(
                             run_id=run_id, capture_ticks=ticks)
     result = PythonSimRunner("inprocess").run(request)
     if not result.ok:
+        disk = environment_errno_in(result.error) if result.error_kind == "output_error" else None
+        if disk is not None:  # a full or read-only disk is the environment's failure: exit 70
+            raise OSError(disk, os.strerror(disk), str(out_dir))
         fail_usage(result.error or "the run failed", json_mode=json_mode, file=str(out_dir))
     tel = result.telemetry or {}
     missing = [t for t in ticks if t >= tel["ticks"]]

@@ -13,6 +13,7 @@ from typing import Annotated, Any, NoReturn, Optional
 import typer
 from rich.markup import escape
 from gcv.cli.tables import Col, print_table
+from gcv.cli.failures import raise_if_environment
 
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
@@ -160,6 +161,7 @@ def schema_export_command(
         # each file is compared with its own previous bytes (issue 25.15)
         written = export_changes(directory, repo_root=root)
     except OSError as exc:
+        raise_if_environment(exc, directory)  # a full or read-only disk: exit 70
         fail_usage(f"cannot write schemas: {exc.strerror or exc}", file=str(directory),
                    role="--dir", json_mode=json_out)
     files = [{"schema": path.name, "path": str(path), "bytes": path.stat().st_size, "changed": changed}
