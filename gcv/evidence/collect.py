@@ -31,6 +31,7 @@ from gcv.contract.canonical import canonical_json, content_hash
 from gcv.evidence.scrub import Scrubber
 from gcv.store.catalog import Workspace
 from gcv.store.errors import DamagedRecord, StoreError
+from gcv.store.logs import jsonl_lines
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.loop import requirement_activity_key
 
@@ -99,8 +100,7 @@ class Evidence:
         return self.files[name].decode("utf-8")
 
     def events(self) -> list[dict[str, Any]]:
-        data = self.files.get(EVENTS_NAME, b"").decode("utf-8")
-        return [json.loads(line) for line in data.splitlines() if line.strip()]
+        return [json.loads(line) for line in jsonl_lines(self.files.get(EVENTS_NAME, b"")) if line.strip()]
 
     # ---- convenience views (None when the workflow never got that far) ----------------
     def baseline_config(self) -> Any:

@@ -67,7 +67,7 @@ from gcv.evidence.signing import verify_envelope
 from gcv.sim.players import player_label
 from gcv.sim.program import compile_program, program_hash
 from gcv.sim.telemetry_model import Telemetry
-from gcv.store.logs import GENESIS, event_hash
+from gcv.store.logs import GENESIS, event_hash, jsonl_lines
 from gcv.store.safezip import LIMITS, BundleReadError, Limits, read_bundle
 from gcv.validation.diff import diff_configs
 from gcv.validation.validate import validate
@@ -224,7 +224,7 @@ class _Integrity:
     def chain_check(self) -> Outcome:
         if EVENTS_NAME not in self.files:
             return "", [f"{EVENTS_NAME} is missing"]
-        lines = [line for line in self.files[EVENTS_NAME].decode("utf-8").splitlines() if line.strip()]
+        lines = [line for line in jsonl_lines(self.files[EVENTS_NAME]) if line.strip()]
         events = [json.loads(line) for line in lines]
         redacted: set[int] = set()
         if INDEX_NAME in self.files:

@@ -21,6 +21,26 @@ from gcv.store.atomic import atomic_write_bytes
 from gcv.store.errors import CorruptLog
 
 GENESIS = "0" * 64
+NEWLINE = b"\n"
+
+
+def jsonl_lines(data: bytes | str) -> list[str]:
+    """The lines of a JSON Lines text, split on ``"\\n"`` and nothing else.
+
+    ``str.splitlines()`` also splits on U+2028, U+2029, U+0085, VT, FF and U+001C..U+001E.
+    JSON allows the first three raw inside a string, and GCV writes JSON with
+    ``ensure_ascii=False``, so a request or a note holding one of them would be cut in two
+    and the log would no longer read back. Every reader of a JSON Lines file or bundle member
+    goes through here (or splits bytes on ``b"\\n"`` as ``read_jsonl`` does). A last piece
+    that is empty (the file's final newline) is not a line.
+    """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 
 
 def event_hash(event: dict[str, Any]) -> str:
@@ -64,7 +84,7 @@ def read_jsonl(path: Path, *, chained: bool = False) -> LogRead:
     records: list[dict[str, Any]] = []
     offset = 0
     prev = GENESIS
-    lines = data.split(b"\n")
+    lines = data.split(NEWLINE)
     for number, raw in enumerate(lines, start=1):
         last = number == len(lines)
         if last:
