@@ -267,9 +267,12 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
     d = ws.workflow_dir(wf_id)
     try:
         state = d.read_state()
-        # a damaged log is refused here, never exported as if it were the history
+        # a damaged, truncated, emptied or deleted log is refused here, never exported as if it
+        # were the history
+        d.check_history(state)
         activities = d.activities()
-        events = d.events()
+        # the events the state includes: any after them belong to a step that never finished
+        events = d.events()[: int(state.get("event_seq", -1)) + 1]
     except StoreError as exc:
         raise EvidenceError(f"workflow {wf_id} cannot be exported: {exc}",
                             damaged=isinstance(exc, DamagedRecord)) from None

@@ -343,6 +343,7 @@ class _Consistency:
         if not events or events[0].get("type") != "created":
             return "", ["the event log does not start with a 'created' event"]
         created = events[0]["data"]
+        problems += self._history_problems(state, events)
         if self._rh(created.get("baseline_hash")) != state["baseline_hash"]:
             problems.append("the state's baseline is not the one the 'created' event names")
         if created.get("request") != state["request"]:
@@ -400,6 +401,21 @@ class _Consistency:
         if not all(any(line == t for t in it) for line in state.get("trace", [])):
             problems.append("the state's trace lines are not in the event log (in order)")
         return f"state agrees with {len(events)} events (status {current})", problems
+
+    @staticmethod
+    def _history_problems(state: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
+        """The event log reaches exactly as far as the state says (a bundle carries the events its
+        state includes, no more, no fewer); states written before ``history`` name ``event_seq``."""
+        includes = int(state.get("event_seq", -1)) + 1
+        mark = (state.get("history") or {}).get("events")
+        if len(events) < includes or (mark is not None and len(events) != includes):
+            return [f"the event log holds {len(events)} events, the state includes {includes} (event_seq)"]
+        if mark is None:  # an older bundle may carry the events of a step that never finished
+            return []
+        if mark.get("count") != len(events) or mark.get("hash") != (events[-1]["hash"] if events else None):
+            return [f"the state's history reaches {mark.get('count')} events / {str(mark.get('hash'))[:12]}..., the "
+                    f"event log {len(events)} / {str(events[-1].get('hash') if events else None)[:12]}..."]
+        return []
 
     def configs_check(self) -> Outcome:
         ev = self.ev

@@ -11,8 +11,9 @@ number. Readers never modify a file.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,6 @@ def jsonl_lines(data: bytes | str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
-
-
 
 
 def event_hash(event: dict[str, Any]) -> str:
@@ -73,6 +72,14 @@ class LogRead:
     records: list[dict[str, Any]]
     torn: bool  # the file ends in a line without its newline (an interrupted append)
     good_bytes: int  # length of the complete lines
+    data: bytes = b""  # the file as read
+    line_ends: list[int] = field(default_factory=list)  # offset just past each complete line's newline
+
+    def prefix_sha256(self, count: int) -> str | None:
+        """sha256 of the bytes of the first ``count`` complete lines (None: fewer lines)."""
+        if count > len(self.line_ends):
+            return None
+        return hashlib.sha256(self.data[: self.line_ends[count - 1] if count else 0]).hexdigest()
 
 
 def read_jsonl(path: Path, *, chained: bool = False) -> LogRead:
@@ -82,14 +89,16 @@ def read_jsonl(path: Path, *, chained: bool = False) -> LogRead:
     except FileNotFoundError:
         return LogRead([], False, 0)
     records: list[dict[str, Any]] = []
+    ends: list[int] = []
     offset = 0
     prev = GENESIS
     lines = data.split(NEWLINE)
     for number, raw in enumerate(lines, start=1):
         last = number == len(lines)
         if last:
-            return LogRead(records, torn=bool(raw), good_bytes=offset)
+            return LogRead(records, torn=bool(raw), good_bytes=offset, data=data, line_ends=ends)
         offset += len(raw) + 1
+        ends.append(offset)
         if not raw.strip():
             raise CorruptLog(path, number, "an empty line")
         try:
