@@ -64,6 +64,7 @@ from gcv.evidence.manifest import PREDICATE_TYPE, STATEMENT_TYPE, subject_pairs
 from gcv.evidence.merkle import merkle_root
 from gcv.evidence.replay import REPLAY_CHECKS, replay_checks
 from gcv.evidence.signing import verify_envelope
+from gcv.evidence.versions import evidence_version
 from gcv.sim.players import player_label
 from gcv.sim.program import compile_program, program_hash
 from gcv.sim.telemetry_model import Telemetry
@@ -726,6 +727,8 @@ class _Consistency:
             "final_decision.best_round": state.get("best_round"),
             "final_decision.human_decision": state.get("human_decision"),
         }
+        if "evidence_version" in p:  # bundles written before versions have none
+            want["evidence_version"] = evidence_version(self.ev.events(), state["status"]).as_dict()
         problems = []
         for path, value in want.items():
             got: Any = p

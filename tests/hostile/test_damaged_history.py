@@ -147,7 +147,7 @@ def test_a_state_edited_to_disagree_with_its_records_is_never_exported(homes: di
     state.update(status="evidence_ready", terminal_reason="accepted_by_review")
     path.write_text(json.dumps(state, indent=1), encoding="utf-8")
     before = snapshot(home)
-    for args in (["bundle", wf], ["bundle", wf, "-o", str(tmp_path / "x.zip")]):
+    for args in (["bundle", wf], ["bundle", wf, "-o", str(tmp_path / "x.zip")], ["report", wf]):
         ran = run_gcv(args + ["--json"], home=home, cwd=tmp_path, timeout=60).clean(2)
         assert "gcv verify" in ran.json()["error"], ran.json()
     assert snapshot(home) == before and not (tmp_path / "x.zip").exists()
