@@ -58,6 +58,7 @@ from gcv.contract.jsonschema_check import model_schema
 from gcv.contract.models import BulletHellConfig, Pattern, Targets
 from gcv.sim.fixed import exact
 from gcv.validation.diff import diff_configs
+from gcv.store.logs import jsonl_lines
 
 SET_FORMAT = "gcv.request_set/1"
 SET_SCHEMA_FILE = "request_set.schema.json"
@@ -201,7 +202,7 @@ def load_set(path: str | Path) -> list[LabeledRequest]:
     seen: dict[str, str] = {}
     for f in files:
         try:  # a regular file under the request-set cap (no FIFO, no /dev/zero), UTF-8
-            lines = read_input_text(f, "request set").splitlines()
+            lines = jsonl_lines(read_input_text(f, "request set"))
         except GcvInputError as exc:
             raise SetError(f"{f}: {exc.message}") from None
         for n, line in enumerate(lines, 1):
@@ -349,7 +350,7 @@ class ReplayRunner:
             raise RecordingError("replay needs a path: --provider replay:PATH (a recording written by "
                                  "`gcv eval-requests --provider anthropic`)")
         try:  # a regular file under the recording cap (no FIFO, no /dev/zero), UTF-8
-            lines = [ln for ln in read_input_text(p, "recording").splitlines() if ln.strip()]
+            lines = [ln for ln in jsonl_lines(read_input_text(p, "recording")) if ln.strip()]
         except GcvInputError as exc:
             raise RecordingError(f"cannot read the recording {p}: {exc.message}") from None
         try:

@@ -221,8 +221,10 @@ def decide_workflow(console: Console, wf_id: str, body: DecisionBody, actor: str
     except (WorkflowError, StoreError, IllegalTransition) as exc:
         raise _refusal(exc) from None
     assert state.human_decision is not None
+    evidence = write_evidence(console.ws, state)  # the decision's own evidence version
     return {"workflow_id": wf_id, "status": str(state.status),
-            "human_decision": state.human_decision.model_dump(mode="json"), "exit_code": 0}
+            "human_decision": state.human_decision.model_dump(mode="json"), "evidence": evidence,
+            "evidence_written": bool(evidence), "exit_code": 0}
 
 
 def rollback_baseline(console: Console, body: RollbackBody, actor: str) -> dict[str, Any]:

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from gcv.contract.status import Status
 from gcv.evidence.collect import EvidenceError
@@ -40,7 +41,7 @@ class Job:
     thread: threading.Thread | None = None
     error: str | None = None
     finished: float | None = None
-    evidence: dict[str, str] = field(default_factory=dict)
+    evidence: dict[str, Any] = field(default_factory=dict)
 
     @property
     def running(self) -> bool:
@@ -103,16 +104,17 @@ class Jobs:
             job.finished = time.time()
 
 
-def write_evidence(ws: Workspace, state: WorkflowState) -> dict[str, str]:
-    """The report and the bundle, where ``gcv run`` / ``resume`` put them (never fails a run)."""
+def write_evidence(ws: Workspace, state: WorkflowState) -> dict[str, Any]:
+    """The next evidence version (report and bundle), where ``gcv run`` / ``resume`` /
+    ``decide`` put it (never fails a run or a decision; ``{}`` when it was not written)."""
     if state.status == Status.AWAITING_AUTHORIZATION or state.status.running:
         return {}
     try:
-        paths = finalize_evidence(ws, state.id)
-    except EvidenceError as exc:
+        written = finalize_evidence(ws, state.id)
+    except (EvidenceError, OSError) as exc:
         log.warning("workflow %s: evidence not written: %s", state.id, exc)
         return {}
-    return {name: str(path) for name, path in paths.items()}
+    return {**written.paths(), "version": written.version.number}
 
 
 def lock_holder(ws: Workspace, wf_id: str) -> str | None:

@@ -28,6 +28,7 @@ from gcv.console.viewer import ViewerError
 from gcv.contract.status import FINAL, Status
 from gcv.evidence.bundle import default_bundle_path
 from gcv.evidence.report import default_report_path
+from gcv.evidence.versions import EVIDENCE_VERSION_HEADER, latest
 from gcv.workflow.baselines import ensure_registry, history
 from gcv.workflow.states import decisions_allowed
 
@@ -247,20 +248,24 @@ def router(console: Console) -> APIRouter:
     def report(request: Request, wf_id: str) -> Response:
         signed_in(request)
         api.load(console, wf_id)
-        path = default_report_path(console.ws, wf_id)
-        if not path.is_file():
+        newest = latest(default_report_path(console.ws, wf_id).parent, wf_id, "report")
+        if newest.path is None:
             raise ConsoleError(404, f"{wf_id} has no evidence report yet")
-        return FileResponse(path, media_type="text/html; charset=utf-8",
-                            headers={"content-security-policy": REPORT_CSP, "cache-control": "no-store"})
+        return FileResponse(newest.path, media_type="text/html; charset=utf-8",
+                            headers={"content-security-policy": REPORT_CSP, "cache-control": "no-store",
+                                     EVIDENCE_VERSION_HEADER: str(newest.number or "unversioned")})
 
     @pages.get("/workflows/{wf_id}/bundle")
     def bundle(request: Request, wf_id: str) -> Response:
         signed_in(request)
         api.load(console, wf_id)
-        path = default_bundle_path(console.ws, wf_id)
-        if not path.is_file():
+        newest = latest(default_bundle_path(console.ws, wf_id).parent, wf_id, "bundle")
+        if newest.path is None:
             raise ConsoleError(404, f"{wf_id} has no evidence bundle yet")
-        return FileResponse(path, media_type="application/zip", filename=path.name)
+        # the latest version, named by its number (WF.evidence.vN.zip)
+        return FileResponse(newest.path, media_type="application/zip", filename=newest.path.name,
+                            headers={"cache-control": "no-store",
+                                     EVIDENCE_VERSION_HEADER: str(newest.number or "unversioned")})
 
     @pages.get("/workflows/{wf_id}/viewer.json")
     def viewer_meta(request: Request, wf_id: str) -> dict[str, Any]:

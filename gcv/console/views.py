@@ -17,9 +17,10 @@ from typing import Any
 from engine_runners.registry import all_runners
 from gcv.agents.doctor import agents_report
 from gcv.console.jobs import Jobs, lock_holder
-from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Status
+from gcv.contract.status import Status
 from gcv.evidence.bundle import default_bundle_path
 from gcv.evidence.signing import ENV_HMAC, ENV_VERIFY_ED25519, trust_statement
+from gcv.evidence.versions import latest
 from gcv.evidence.verify import verify_bundle
 from gcv.store.catalog import Workspace
 from gcv.store.errors import CorruptLog
@@ -170,8 +171,9 @@ def review(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
 
 
 def verify_result(ws: Workspace, d: WorkflowDir, wf_id: str) -> dict[str, Any] | None:
-    """``gcv verify`` of the workflow's bundle (cached beside it while the bundle is unchanged)."""
-    bundle = default_bundle_path(ws, wf_id)
+    """``gcv verify`` of the workflow's latest bundle version (cached beside it while the bundle
+    is unchanged)."""
+    bundle = latest(default_bundle_path(ws, wf_id).parent, wf_id, "bundle").path or default_bundle_path(ws, wf_id)
     try:
         stamp = bundle.stat()
     except OSError:
@@ -222,13 +224,12 @@ def trust(verify: dict[str, Any] | None) -> dict[str, str] | None:
 
 def evidence_current(verify: dict[str, Any] | None, state: WorkflowState) -> bool:
     """Is the bundle on disk the evidence of the workflow as it is now? The loop's state changes
-    before ``gcv run`` / ``resume`` (or a console job) write the bundle, and a human decision is
-    recorded after it: a bundle of the loop's end stays the evidence of the decision."""
+    before ``gcv run`` / ``resume`` (or a console job) write the bundle; a human decision writes
+    its own evidence version, so a bundle of the loop's end is stale once a decision is recorded
+    (it says "pending")."""
     if verify is None or verify.get("status") is None:
         return False
-    if verify["status"] == state.status:
-        return True
-    return state.status in HUMAN_DECISIONS and Status(verify["status"]) in LOOP_END
+    return bool(verify["status"] == state.status)
 
 
 def batches(root: Path) -> list[dict[str, Any]]:

@@ -38,6 +38,7 @@ from gcv.evidence.collect import (ENVELOPE_NAME, MANIFEST_NAME, REPORT_NAME, Evi
 from gcv.evidence.manifest import build_manifest, manifest_bytes
 from gcv.evidence.signing import Signer, SigningError, envelope_bytes, sign_envelope, signer_from_env
 from gcv.evidence.report import render_report
+from gcv.evidence.verify import verify_files
 from gcv.store.catalog import Workspace
 from gcv.store.safezip import limit_problems
 
@@ -71,6 +72,7 @@ def assemble(ev: Evidence, bundle_name: str, signer: Signer | None | bool = None
         raise EvidenceError("the bundle would break the limits its reader applies: " + "; ".join(too_big[:3]))
     manifest = manifest_bytes(build_manifest(ev, files, bundle_name=bundle_name))
     files[MANIFEST_NAME] = manifest
+    refuse_unverifiable(files)
     if signer:
         try:
             files[ENVELOPE_NAME] = envelope_bytes(sign_envelope(manifest, signer))
@@ -82,6 +84,18 @@ def assemble(ev: Evidence, bundle_name: str, signer: Signer | None | bool = None
             if leaks:
                 raise EvidenceError(f"refusing to write the bundle: {name} would contain {', '.join(leaks)}")
     return files
+
+
+def refuse_unverifiable(files: Mapping[str, bytes]) -> None:
+    """Never write a bundle that ``gcv verify`` would fail: run its integrity and consistency
+    checks on the files about to be written (the signature, added after, is ours by
+    construction). A workflow whose records disagree with each other (a state edited by hand,
+    a log that lost events) is refused as damaged, naming the first failing check."""
+    report = verify_files(dict(files), bundle="the bundle", environ={})
+    first = report.first_failure
+    if first is not None:
+        raise EvidenceError(f"refusing to write a bundle that would fail `gcv verify`: {first.name}: {first.message}; "
+                            "the workflow's records disagree with each other (nothing was written)", damaged=True)
 
 
 def bundle_files(workspace: Workspace | Path | str, wf_id: str, *, bundle_name: str,

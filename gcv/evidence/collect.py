@@ -32,6 +32,7 @@ from gcv.evidence.scrub import Scrubber
 from gcv.store.catalog import Workspace
 from gcv.store.errors import DamagedRecord, StoreError
 from gcv.store.safe_open import ARTIFACT_CAP, check_workspace_file, read_workspace_bytes
+from gcv.store.logs import jsonl_lines
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.loop import requirement_activity_key
 
@@ -100,8 +101,7 @@ class Evidence:
         return self.files[name].decode("utf-8")
 
     def events(self) -> list[dict[str, Any]]:
-        data = self.files.get(EVENTS_NAME, b"").decode("utf-8")
-        return [json.loads(line) for line in data.splitlines() if line.strip()]
+        return [json.loads(line) for line in jsonl_lines(self.files.get(EVENTS_NAME, b"")) if line.strip()]
 
     # ---- convenience views (None when the workflow never got that far) ----------------
     def baseline_config(self) -> Any:
@@ -270,9 +270,12 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
     d = ws.workflow_dir(wf_id)
     try:
         state = d.read_state()
-        # a damaged log is refused here, never exported as if it were the history
+        # a damaged, truncated, emptied or deleted log is refused here, never exported as if it
+        # were the history
+        d.check_history(state)
         activities = d.activities()
-        events = d.events()
+        # the events the state includes: any after them belong to a step that never finished
+        events = d.events()[: int(state.get("event_seq", -1)) + 1]
     except StoreError as exc:
         raise EvidenceError(f"workflow {wf_id} cannot be exported: {exc}",
                             damaged=isinstance(exc, DamagedRecord)) from None

@@ -23,6 +23,7 @@ import gcv
 from gcv.contract.canonical import sha256_hex
 from gcv.evidence.collect import BUNDLE_FORMAT, NOT_SUBJECTS, Evidence, pretty_json, run_label
 from gcv.evidence.merkle import ALGORITHM, LEAF_ENCODING, merkle_root
+from gcv.evidence.versions import evidence_version
 
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
 PREDICATE_TYPE = "https://gcv.dev/evidence-bundle/v1"
@@ -97,6 +98,7 @@ def predicate(ev: Evidence, subject_list: list[dict[str, Any]], *, bundle_name: 
             "human_decision": state.get("human_decision"),
         },
         "event_chain": {"events": len(events), "head": events[-1]["hash"] if events else None},
+        "evidence_version": evidence_version(events, state["status"]).as_dict(),
         "redactions": ev.index.get("redactions", {}),
         "report": {"file": "report.html", "bundle_name": bundle_name},
         "tool": tool_versions(),

@@ -28,6 +28,7 @@ from typing import Any
 import gcv
 from gcv.evidence import plots
 from gcv.evidence.collect import Evidence, EvidenceError, as_workspace, collect
+from gcv.evidence.versions import evidence_version
 from gcv.analysis import FairnessReport
 from gcv.analysis.frames import safe_area_svg
 from gcv.contract.models import BulletHellConfig
@@ -312,6 +313,11 @@ class _Report:
             # exactly the decisions the state machine takes from here (the CLI refuses any other)
             rows.append(("Human decision", f'pending: <code>gcv decide {esc(s["id"])} '
                                            f'{"|".join(decisions_allowed(Status(status)))} --actor NAME</code>'))
+        version = evidence_version(self.ev.events(), status)
+        rows.append(("Evidence", f"<b>version {version.number}</b> of this workflow's evidence"
+                                 + (" (interim: the workflow has not stopped yet; the evidence of its next stop "
+                                    "replaces it)" if version.interim else
+                                    "; a later decision gives a new version, this one stays verifiable")))
         dl = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
         return f'<div class="verdict {t}">{head}<dl>{dl}</dl></div>'
 

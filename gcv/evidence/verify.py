@@ -64,10 +64,12 @@ from gcv.evidence.manifest import PREDICATE_TYPE, STATEMENT_TYPE, subject_pairs
 from gcv.evidence.merkle import merkle_root
 from gcv.evidence.replay import REPLAY_CHECKS, replay_checks
 from gcv.evidence.signing import TrustStatement, trust_statement, verify_envelope
+from gcv.evidence.signing import verify_envelope
+from gcv.evidence.versions import evidence_version
 from gcv.sim.players import player_label
 from gcv.sim.program import compile_program, program_hash
 from gcv.sim.telemetry_model import Telemetry
-from gcv.store.logs import GENESIS, event_hash
+from gcv.store.logs import GENESIS, event_hash, jsonl_lines
 from gcv.store.safezip import LIMITS, BundleReadError, Limits, read_bundle
 from gcv.validation.diff import diff_configs
 from gcv.validation.validate import validate
@@ -228,7 +230,7 @@ class _Integrity:
     def chain_check(self) -> Outcome:
         if EVENTS_NAME not in self.files:
             return "", [f"{EVENTS_NAME} is missing"]
-        lines = [line for line in self.files[EVENTS_NAME].decode("utf-8").splitlines() if line.strip()]
+        lines = [line for line in jsonl_lines(self.files[EVENTS_NAME]) if line.strip()]
         events = [json.loads(line) for line in lines]
         redacted: set[int] = set()
         if INDEX_NAME in self.files:
@@ -347,6 +349,7 @@ class _Consistency:
         if not events or events[0].get("type") != "created":
             return "", ["the event log does not start with a 'created' event"]
         created = events[0]["data"]
+        problems += self._history_problems(state, events)
         if self._rh(created.get("baseline_hash")) != state["baseline_hash"]:
             problems.append("the state's baseline is not the one the 'created' event names")
         if created.get("request") != state["request"]:
@@ -404,6 +407,21 @@ class _Consistency:
         if not all(any(line == t for t in it) for line in state.get("trace", [])):
             problems.append("the state's trace lines are not in the event log (in order)")
         return f"state agrees with {len(events)} events (status {current})", problems
+
+    @staticmethod
+    def _history_problems(state: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
+        """The event log reaches exactly as far as the state says (a bundle carries the events its
+        state includes, no more, no fewer); states written before ``history`` name ``event_seq``."""
+        includes = int(state.get("event_seq", -1)) + 1
+        mark = (state.get("history") or {}).get("events")
+        if len(events) < includes or (mark is not None and len(events) != includes):
+            return [f"the event log holds {len(events)} events, the state includes {includes} (event_seq)"]
+        if mark is None:  # an older bundle may carry the events of a step that never finished
+            return []
+        if mark.get("count") != len(events) or mark.get("hash") != (events[-1]["hash"] if events else None):
+            return [f"the state's history reaches {mark.get('count')} events / {str(mark.get('hash'))[:12]}..., the "
+                    f"event log {len(events)} / {str(events[-1].get('hash') if events else None)[:12]}..."]
+        return []
 
     def configs_check(self) -> Outcome:
         ev = self.ev
@@ -714,6 +732,8 @@ class _Consistency:
             "final_decision.best_round": state.get("best_round"),
             "final_decision.human_decision": state.get("human_decision"),
         }
+        if "evidence_version" in p:  # bundles written before versions have none
+            want["evidence_version"] = evidence_version(self.ev.events(), state["status"]).as_dict()
         problems = []
         for path, value in want.items():
             got: Any = p

@@ -11,8 +11,9 @@ number. Readers never modify a file.
 
 from __future__ import annotations
 
+import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,24 @@ from gcv.store.errors import CorruptLog
 from gcv.store.safe_open import LOG_CAP, read_workspace_bytes
 
 GENESIS = "0" * 64
+NEWLINE = b"\n"
+
+
+def jsonl_lines(data: bytes | str) -> list[str]:
+    """The lines of a JSON Lines text, split on ``"\\n"`` and nothing else.
+
+    ``str.splitlines()`` also splits on U+2028, U+2029, U+0085, VT, FF and U+001C..U+001E.
+    JSON allows the first three raw inside a string, and GCV writes JSON with
+    ``ensure_ascii=False``, so a request or a note holding one of them would be cut in two
+    and the log would no longer read back. Every reader of a JSON Lines file or bundle member
+    goes through here (or splits bytes on ``b"\\n"`` as ``read_jsonl`` does). A last piece
+    that is empty (the file's final newline) is not a line.
+    """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def event_hash(event: dict[str, Any]) -> str:
@@ -54,6 +73,14 @@ class LogRead:
     records: list[dict[str, Any]]
     torn: bool  # the file ends in a line without its newline (an interrupted append)
     good_bytes: int  # length of the complete lines
+    data: bytes = b""  # the file as read
+    line_ends: list[int] = field(default_factory=list)  # offset just past each complete line's newline
+
+    def prefix_sha256(self, count: int) -> str | None:
+        """sha256 of the bytes of the first ``count`` complete lines (None: fewer lines)."""
+        if count > len(self.line_ends):
+            return None
+        return hashlib.sha256(self.data[: self.line_ends[count - 1] if count else 0]).hexdigest()
 
 
 def read_jsonl(path: Path, *, chained: bool = False, within: Path | None = None) -> LogRead:
@@ -65,14 +92,16 @@ def read_jsonl(path: Path, *, chained: bool = False, within: Path | None = None)
     if data is None:
         return LogRead([], False, 0)
     records: list[dict[str, Any]] = []
+    ends: list[int] = []
     offset = 0
     prev = GENESIS
-    lines = data.split(b"\n")
+    lines = data.split(NEWLINE)
     for number, raw in enumerate(lines, start=1):
         last = number == len(lines)
         if last:
-            return LogRead(records, torn=bool(raw), good_bytes=offset)
+            return LogRead(records, torn=bool(raw), good_bytes=offset, data=data, line_ends=ends)
         offset += len(raw) + 1
+        ends.append(offset)
         if not raw.strip():
             raise CorruptLog(path, number, "an empty line")
         try:

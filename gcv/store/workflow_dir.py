@@ -14,6 +14,16 @@ names the last event it includes), then the catalog. A process killed between an
 them leaves a workflow that ``resume`` completes: events after the state's last event are
 redone, artifacts are content-addressed (rewriting one is harmless), the catalog is an
 index that ``gcv reindex`` rebuilds.
+
+The state also records how far both logs reached when it was written (``history``: the
+number of events and the last event's chain hash; the number of activity records and the
+sha256 of their bytes). A log holds at least that much for as long as the workflow exists:
+lines after it are the work of a step whose state write never happened (dropped or reused
+by resume), fewer lines or other ones mean the log was truncated, emptied, deleted or
+replaced. ``check_history`` is that test; every reader of a workflow runs it before it
+believes the state (``WorkflowLoop.load``, the evidence collector), and refuses the workflow
+with ``DamagedRecord`` naming the file, changing nothing. A state written before the mark
+existed (no ``history``) is held to its ``event_seq`` alone.
 """
 
 from __future__ import annotations
@@ -21,6 +31,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+
+HISTORY_KEY = "history"
 
 from gcv.contract.canonical import canonical_bytes, canonical_json, sha256_hex
 from gcv.store.atomic import CRASH, append_line, atomic_write_bytes
@@ -113,10 +125,58 @@ class WorkflowDir:
         append_line(self.activities_path, canonical_json({"key": key, "result": result}), within=self.workspace)
         CRASH.tick()
 
+    # how far the history reaches ---------------------------------------------------------
+    def history_mark(self) -> dict[str, Any]:
+        """Where both logs end now (complete lines): what a state written now includes."""
+        events = self._read_events()
+        activities = self._read_activities()
+        return {"events": {"count": len(events.records),
+                           "hash": events.records[-1]["hash"] if events.records else None},
+                "activities": {"count": len(activities.records),
+                               "hash": activities.prefix_sha256(len(activities.records))}}
+
+    def check_history(self, state: dict[str, Any]) -> None:
+        """Refuse (``DamagedRecord``, naming the file) logs that end before the state's history.
+
+        Also refuses a corrupt log (``CorruptLog``). Reads only; never changes a file.
+        """
+        mark = state.get(HISTORY_KEY)
+        events = self._read_events()
+        if isinstance(mark, dict):
+            want, head = int(mark["events"]["count"]), mark["events"]["hash"]
+        else:  # a state written before the mark: its last event is all it names
+            want, head = int(state.get("event_seq", -1)) + 1, None
+        have = len(events.records)
+        if have < want:
+            raise DamagedRecord(f"{self.events_path} holds {have} event(s), but the workflow's state includes {want}: "
+                                f"the event log was {_how_short(self.events_path, have)} (nothing was changed). "
+                                "Restore it from a backup or an evidence bundle", self.events_path)
+        if head is not None and want and events.records[want - 1].get("hash") != head:
+            raise DamagedRecord(f"{self.events_path} event {want - 1} is not the event the workflow's state "
+                                "recorded: the event log was replaced (nothing was changed). Restore it from a "
+                                "backup or an evidence bundle", self.events_path)
+        if not isinstance(mark, dict):
+            return
+        activities = self._read_activities()
+        want = int(mark["activities"]["count"])
+        have = len(activities.records)
+        if have < want:
+            raise DamagedRecord(f"{self.activities_path} holds {have} activity record(s), but the workflow's state "
+                                f"includes {want}: the activity log was {_how_short(self.activities_path, have)} "
+                                "(nothing was changed). Restore it from a backup", self.activities_path)
+        if activities.prefix_sha256(want) != mark["activities"]["hash"]:
+            raise DamagedRecord(f"{self.activities_path}: its first {want} record(s) are not the ones the workflow's "
+                                "state recorded: the activity log was changed or replaced (nothing was changed). "
+                                "Restore it from a backup", self.activities_path)
+
     # state ---------------------------------------------------------------------------
-    def write_state(self, state: dict[str, Any]) -> None:
+    def write_state(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Replace the state; it records how far the logs reach now (``history``, returned)."""
+        mark = self.history_mark()
+        state = {**state, HISTORY_KEY: mark}
         atomic_write_bytes(self.state_path, (json.dumps(state, indent=1, sort_keys=True) + "\n").encode())
         CRASH.tick()
+        return mark
 
     def read_state(self) -> dict[str, Any]:
         try:  # a regular file of the workspace, at most STATE_MAX_BYTES (a FIFO never blocks)
@@ -133,3 +193,9 @@ class WorkflowDir:
         if not isinstance(state, dict):
             raise DamagedRecord(f"{self.state_path} is not a JSON object", self.state_path)
         return state
+
+
+def _how_short(path: Path, have: int) -> str:
+    if not path.exists():
+        return "deleted"
+    return "emptied" if have == 0 and path.stat().st_size == 0 else "truncated"

@@ -69,8 +69,8 @@ from gcv.validation.validate import validate
 from gcv.workflow import guardrails
 from gcv.workflow.activities import Activities, default_activities, run_request
 from gcv.workflow.guardrails import Stop
-from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, FairnessRecord, HumanDecision,
-                                PopulationRecord,
+from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, FairnessRecord, History,
+                                HumanDecision, PopulationRecord,
                                 RepairRecord, RequirementOutcome, Round, RunRecord, Scope, Settings, Usage,
                                 WorkflowState)
 from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition, decisions_allowed
@@ -142,7 +142,7 @@ class WorkflowLoop:
                                     "data": {"request": request, "settings": settings.model_dump(mode="json"),
                                              "baseline_hash": state.baseline_hash}})
             state.event_seq = event["seq"]
-            d.write_state(state.to_json())
+            state.history = History.model_validate(d.write_state(state.to_json()))
             self.ws.register(wf_id, created_at=now, request=request, engine=settings.engine,
                              provider=settings.provider, baseline_hash=state.baseline_hash, status=Status.PROPOSED,
                              actor=actor)
@@ -166,7 +166,10 @@ class WorkflowLoop:
         """The workflow's folder and typed state, read only (nothing is changed)."""
         d = self._dir(wf_id)
         try:
-            return d, WorkflowState.model_validate(d.read_state())
+            data = d.read_state()
+            state = WorkflowState.model_validate(data)
+            d.check_history(data)  # a truncated, emptied or deleted log is refused before anyone believes the state
+            return d, state
         except StoreError as exc:
             raise WorkflowError(str(exc)) from None
         except ValidationError as exc:
@@ -205,7 +208,7 @@ class WorkflowLoop:
             data.update(terminal_reason=str(reason.rule), message=reason.message)
         event = self._event(d, "transition", data, at=at, **{"from": source, "to": target})
         state.event_seq = event["seq"]
-        d.write_state(state.to_json())
+        state.history = History.model_validate(d.write_state(state.to_json()))
         self.ws.update_status(state.id, target, event["at"], engines_used=state.engines_used(),
                               terminal_reason=state.terminal_reason)
 

@@ -190,6 +190,22 @@ class HumanDecision(_Model):
     promoted_version: int | None = None
 
 
+class LogMark(_Model):
+    """How far one append-only log of the workflow folder reached when the state was written."""
+
+    count: int = Field(ge=0, description="complete records in the log")
+    hash: str | None = Field(description="events: the last event's chain hash (it covers every event before it); "
+                                         "activities: sha256 of the bytes of those records' lines")
+
+
+class History(_Model):
+    """How far the history reaches (``gcv.store.workflow_dir``): a log that holds less, or other
+    records, was truncated, emptied, deleted or replaced, and every reader refuses it."""
+
+    events: LogMark
+    activities: LogMark
+
+
 class WorkflowState(_Model):
     workflow: Literal["gcv.workflow/1"] = STATE_ID
     id: str
@@ -219,6 +235,9 @@ class WorkflowState(_Model):
     best_round: int | None = None
     human_decision: HumanDecision | None = None
     event_seq: int = Field(default=-1, description="the last event this state includes")
+    history: History | None = Field(
+        default=None, description="how far events.jsonl and activities.jsonl reached when this state was written "
+                                  "(absent in workflows written before it was recorded)")
 
     # ------------------------------------------------------------------ reading helpers
     def round_no(self, n: int) -> Round | None:
@@ -253,5 +272,6 @@ def state_json_schema() -> dict[str, Any]:
 
 
 __all__ = ["WorkflowState", "Budgets", "Settings", "Usage", "Authorization", "Scope", "Answer", "RequirementOutcome",
-           "RunRecord", "PopulationRecord", "FairnessRecord", "RepairRecord", "Round", "HumanDecision", "STATE_ID", "CAPTURE_TICKS",
+           "RunRecord", "PopulationRecord", "FairnessRecord", "RepairRecord", "Round", "HumanDecision", "History",
+           "LogMark", "STATE_ID", "CAPTURE_TICKS",
            "STATE_SCHEMA_FILE", "load_state", "state_json_schema"]

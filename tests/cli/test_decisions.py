@@ -67,8 +67,10 @@ def test_report_status_and_decide_agree_for_every_status(finished: tuple[Path, s
         _, fresh = _in_status(finished, status)  # each attempt on an undecided copy
         result = CliRunner().invoke(app, ["decide", wf, decision, "--actor", "ana", "--note", "n", "--json"])
         out = json.loads(result.stdout)
-        if result.exit_code == 0:
+        if "human_decision" in out:  # recorded (a state edited into this status gives no verifiable evidence: exit 2)
             taken.append(decision)
+            assert result.exit_code == (0 if status == Status.EVIDENCE_READY else 2), result.output
+            assert out["evidence_written"] == (result.exit_code == 0)
         else:
             assert result.exit_code == 2 and f"{decision} is not allowed" in out["error"] or "cannot go" in out["error"]
     assert offered == summary["decisions"] == taken == decisions_allowed(status)

@@ -73,7 +73,9 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     assert "unsafe-inline" in report.headers["content-security-policy"]  # the report's own policy: styles only
     assert "script" not in report.headers["content-security-policy"].replace("default-src 'none'", "")
     bundle = b.get(f"/workflows/{wf}/bundle")
-    assert bundle.status_code == 200 and f'{wf}.evidence.zip' in bundle.headers["content-disposition"]
+    # evidence version 2: the clarification was version 1
+    assert bundle.status_code == 200 and f'{wf}.evidence.v2.zip' in bundle.headers["content-disposition"]
+    assert bundle.headers["x-gcv-evidence-version"] == "2" == report.headers["x-gcv-evidence-version"]
     assert "manifest.json" in zipfile.ZipFile(io.BytesIO(bundle.content)).namelist()
     png = b.get(f"/workflows/{wf}/frames/baseline/600.png")
     assert png.status_code == 200 and png.headers["content-type"] == "image/png"
@@ -93,6 +95,15 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     assert 'action="/workflows/' + wf + '/decide"' not in page  # final: nothing more is offered
     state = json.loads((workspace / "workflows" / wf / "state.json").read_text())
     assert state["human_decision"]["actor"] == "ana" and state["authorization"]["actor"] == "ana"
+    # the decision wrote evidence version 3, which the downloads now serve, and it records it
+    bundle = b.get(f"/workflows/{wf}/bundle")
+    assert f'{wf}.evidence.v3.zip' in bundle.headers["content-disposition"]
+    decided = json.loads(zipfile.ZipFile(io.BytesIO(bundle.content)).read("workflow/state.json"))
+    assert decided["human_decision"]["note"] == "ship it"
+    report = b.get(f"/workflows/{wf}/report")
+    assert report.headers["x-gcv-evidence-version"] == "3" and "ship it" in report.text
+    assert "pending" not in report.text and "version 3" in report.text
+    assert 'data-current="1"' in b.get(f"/workflows/{wf}/review").text
     baselines = b.get("/baselines").text
     assert "v2" in baselines and wf in baselines
     r = b.post("/baselines/rollback", data={"csrf": b.csrf, "to": "1", "note": "not yet"})
@@ -178,8 +189,11 @@ def test_a_bundle_older_than_the_state_is_marked_as_such(local_browser: TestClie
     write_evidence(loop.ws, state)
     review = b.get(f"/workflows/{wf}/review").text
     assert 'id="stale"' not in review and 'data-current="1"' in review and "gcv verify: OK" in review
-    loop.decide(wf, decision="accept", actor="rita", note="")
-    assert 'data-current="1"' in b.get(f"/workflows/{wf}/review").text  # the decision's evidence
+    state = loop.decide(wf, decision="accept", actor="rita", note="")
+    # the loop's-end bundle says "human decision: pending": it is not the decision's evidence
+    assert 'data-current="0"' in b.get(f"/workflows/{wf}/review").text
+    write_evidence(loop.ws, state)  # as `gcv decide` and the console's decide do
+    assert 'data-current="1"' in b.get(f"/workflows/{wf}/review").text
 
 
 def test_home_and_sign_out(local_browser: TestClient) -> None:

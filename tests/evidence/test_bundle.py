@@ -365,12 +365,14 @@ def test_population_evidence_is_bundled_and_replayed(tmp_path: Path, no_keys) ->
 
 def test_finalize_evidence_writes_report_and_bundle(workflow, no_keys) -> None:
     ws, wf_id = workflow
-    paths = finalize_evidence(ws, wf_id)
-    assert set(paths) == {"report", "bundle"}
-    assert paths["bundle"].name == f"{wf_id}.evidence.zip" and paths["report"].name == "report.html"
-    assert paths["report"].read_bytes() == read_zip(paths["bundle"])["report.html"]
-    assert f"gcv verify {wf_id}.evidence.zip --replay" in paths["report"].read_text()
-    assert verify_bundle(paths["bundle"]).ok
+    written = finalize_evidence(ws, wf_id)
+    assert written.version.number == 1 and not written.version.interim
+    assert written.bundle.name == f"{wf_id}.evidence.v1.zip" and written.report.name == "report.v1.html"
+    assert written.latest_bundle.name == f"{wf_id}.evidence.zip" and written.latest_report.name == "report.html"
+    assert written.report.read_bytes() == read_zip(written.bundle)["report.html"] == written.latest_report.read_bytes()
+    assert written.latest_bundle.read_bytes() == written.bundle.read_bytes()
+    assert f"gcv verify {wf_id}.evidence.v1.zip --replay" in written.report.read_text()
+    assert verify_bundle(written.bundle).ok
 
 
 @pytest.fixture

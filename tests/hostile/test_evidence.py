@@ -43,3 +43,68 @@ def test_a_forged_verdict_without_its_signature_fails_verify(signed_failing_bund
     genuine = write_plain_zip(dict(signed_failing_bundle), tmp_path / "genuine.zip")
     ok = run_gcv(["verify", str(genuine), "--json"], home=home, cwd=tmp_path, extra_env=KEY).clean(0)
     assert ok.json()["trust"] == "trusted"
+
+
+def _manifest(bundle: Path) -> dict:
+    import json
+
+    return json.loads(read_zip(bundle)["manifest.json"])
+
+
+@pytest.mark.slow
+def test_a_decision_writes_a_new_signed_evidence_version_and_the_old_one_stays_verifiable(tmp_path: Path) -> None:
+    """Issue 25.11: after accept (and promote) the downloadable bundle and report.html said
+    "Human decision: pending". The decision now writes version 2 (signed with the configured key)
+    that records it; version 1 is kept and still verifies; bundle and report name their version."""
+    home = tmp_path / "home"
+    ran = run_gcv(["run", "make phase 2 a denser spiral, but never more than 350 bullets alive", "--yes", "--json"],
+                  home=home, cwd=tmp_path, extra_env=KEY, timeout=120).clean(0).json()
+    wf = ran["workflow_id"]
+    assert ran["evidence"]["version"] == 1 and ran["evidence"]["bundle"].endswith(f"{wf}.evidence.v1.zip")
+    v1 = Path(ran["evidence"]["bundle"])
+    decided = run_gcv(["decide", wf, "accept", "--actor", "rita", "--note", "ship it", "--promote", "--json"],
+                      home=home, cwd=tmp_path, extra_env=KEY, timeout=120).clean(0).json()
+    assert decided["evidence_written"] and decided["evidence"]["version"] == 2
+    v2 = Path(decided["evidence"]["bundle"])
+    assert v2.name == f"{wf}.evidence.v2.zip" and v1.is_file()
+    folder = v2.parent
+    latest = folder / f"{wf}.evidence.zip"
+    assert latest.read_bytes() == v2.read_bytes()
+    files = read_zip(v2)
+    assert "manifest.dsse.json" in files  # signed, as the loop's end was
+    assert _manifest(v2)["predicate"]["evidence_version"] == {"number": 2, "interim": False}
+    assert _manifest(v2)["predicate"]["final_decision"]["human_decision"]["note"] == "ship it"
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    assert page == files["report.html"].decode("utf-8") == (folder / "report.v2.html").read_text(encoding="utf-8")
+    assert "pending" not in page and "ship it" in page and "promoted to baseline v2" in page and "version 2" in page
+    assert "Human decision</dt><dd>pending" in (folder / "report.v1.html").read_text(encoding="utf-8")
+    for bundle, status in ((v1, "evidence_ready"), (v2, "accepted")):
+        ok = run_gcv(["verify", str(bundle), "--replay", "--json"], home=home, cwd=tmp_path, extra_env=KEY,
+                     timeout=180).clean(0).json()
+        assert ok["ok"] and ok["trust"] == "trusted" and ok["status"] == status, ok["first_failure"]
+    # `gcv bundle` and `gcv report` serve the latest and say which version it is
+    bundled = run_gcv(["bundle", wf, "--json"], home=home, cwd=tmp_path, extra_env=KEY, timeout=120).clean(0).json()
+    assert bundled["evidence_version"] == 2 and bundled["bundle"] == str(v2) and bundled["signed"]
+    reported = run_gcv(["report", wf, "--json"], home=home, cwd=tmp_path, extra_env=KEY, timeout=120).clean(0).json()
+    assert reported["evidence_version"] == 2 and reported["report"] == str(folder / "report.v2.html")
+    human = run_gcv(["bundle", wf], home=home, cwd=tmp_path, extra_env=KEY, timeout=120).clean(0)
+    assert "evidence version 2" in human.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("decision", ["revise", "rollback"])
+def test_revise_and_rollback_are_in_the_evidence_too(decision: str, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    ran = run_gcv(["run", "make phase 2 harder", "--yes", "--max-runs", "2", "--json"], home=home, cwd=tmp_path,
+                  timeout=120).clean().json()
+    assert ran["status"] == "budget_exhausted" and ran["evidence"]["version"] == 1
+    wf = ran["workflow_id"]
+    decided = run_gcv(["decide", wf, decision, "--actor", "rita", "--note", f"{decision} it", "--json"], home=home,
+                      cwd=tmp_path, timeout=120).clean(0).json()
+    v2 = Path(decided["evidence"]["bundle"])
+    assert v2.name == f"{wf}.evidence.v2.zip"
+    state = _manifest(v2)["predicate"]["final_decision"]
+    assert state["human_decision"]["decision"] == decision and state["status"] == decided["status"]
+    assert f"{decision} it" in (v2.parent / "report.html").read_text(encoding="utf-8")
+    for bundle in (Path(ran["evidence"]["bundle"]), v2):
+        run_gcv(["verify", str(bundle), "--json"], home=home, cwd=tmp_path, timeout=120).clean(0)

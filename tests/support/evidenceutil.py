@@ -88,11 +88,11 @@ def zip_bytes(entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> bytes:
 
 def rechain_events(files: dict[str, bytes], edit: Any) -> dict[str, bytes]:
     """A careful forger: ``edit(events)`` changes the event list, then every hash link is redone
-    and the manifest's event-chain head follows."""
+    and the manifest's event-chain head and the state's history (how far its log reaches) follow."""
     from gcv.contract.canonical import canonical_json
     from gcv.store.logs import GENESIS, event_hash
 
-    events = [json.loads(line) for line in files["workflow/events.jsonl"].decode().splitlines() if line.strip()]
+    events = [json.loads(line) for line in files["workflow/events.jsonl"].decode().split("\n") if line.strip()]
     edit(events)
     prev = GENESIS
     for i, event in enumerate(events):
@@ -104,6 +104,11 @@ def rechain_events(files: dict[str, bytes], edit: Any) -> dict[str, bytes]:
     manifest["predicate"]["event_chain"] = {**manifest["predicate"].get("event_chain", {}), "head": prev,
                                             "events": len(events)}
     files["manifest.json"] = dump(manifest)
+    state = json.loads(files["workflow/state.json"])
+    state["event_seq"] = len(events) - 1
+    if state.get("history"):
+        state["history"]["events"] = {"count": len(events), "hash": prev}
+    files["workflow/state.json"] = dump(state)
     return files
 
 

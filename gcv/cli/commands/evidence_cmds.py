@@ -63,7 +63,9 @@ def _manifest_of(path: Path) -> dict[str, Any]:
         signed = "manifest.dsse.json" in names
         files = len(names)
         size = path.stat().st_size
-    return {"files": files, "bytes": size, "merkle_root": manifest["predicate"]["merkle_root"], "signed": signed}
+    version = manifest["predicate"].get("evidence_version") or {}
+    return {"files": files, "bytes": size, "merkle_root": manifest["predicate"]["merkle_root"], "signed": signed,
+            "evidence_version": version.get("number"), "interim": bool(version.get("interim"))}
 
 
 app = typer.Typer()
@@ -77,18 +79,26 @@ def bundle(
     as_dir: bool = typer.Option(False, "--dir", help="write a folder instead of a zip"),
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
-    """Export a workflow as an evidence bundle (signed when a key is configured)."""
+    """Export a workflow's current evidence version as a bundle (signed when a key is configured).
+
+    Without -o: workflows/WF/evidence/WF.evidence.vN.zip (and WF.evidence.zip, the latest copy)."""
     from gcv.evidence.bundle import default_bundle_path, export_bundle
     from gcv.evidence.collect import EvidenceError
+    from gcv.evidence.finalize import finalize_evidence
 
     ws = _workspace()
     _require_workflow(ws, wf_id, json_mode)
     target = out or default_bundle_path(ws, wf_id)
     if as_dir and out is None:
         target = target.with_name(target.name.removesuffix(".zip"))
+
+    def write() -> Path:
+        if out is None and not as_dir:  # the workspace's own copy: a new numbered version
+            return finalize_evidence(ws, wf_id).bundle
+        return export_bundle(ws, wf_id, target, as_dir=as_dir)
+
     try:
-        path = _with_status("writing the evidence bundle...", json_mode,
-                            lambda: export_bundle(ws, wf_id, target, as_dir=as_dir))
+        path = _with_status("writing the evidence bundle...", json_mode, write)
     except EvidenceError as exc:
         fail_usage(str(exc), json_mode=json_mode)
     except OSError as exc:
@@ -101,7 +111,8 @@ def bundle(
         return
     con = console()
     con.print(f"wrote {path}", markup=False, soft_wrap=True)
-    con.print(f"  {info['files']} files, {info['bytes'] // 1024} KiB, merkle root {info['merkle_root'][:16]}..., "
+    con.print(f"  evidence version {info['evidence_version']}{' (interim)' if info['interim'] else ''}, "
+              f"{info['files']} files, {info['bytes'] // 1024} KiB, merkle root {info['merkle_root'][:16]}..., "
               f"{'signed' if info['signed'] else 'unsigned'}", markup=False, soft_wrap=True)
     con.print(f"  verify with: gcv verify {path} --replay", markup=False, soft_wrap=True)
 
@@ -153,15 +164,18 @@ def report(
     open_it: bool = typer.Option(False, "--open", help="open the report in a browser (honours BROWSER)"),
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
-    """Write the self-contained HTML report of a workflow."""
+    """Write the self-contained HTML report of a workflow's current evidence version.
+
+    Without -o: workflows/WF/evidence/report.vN.html (and report.html, the latest copy)."""
     from gcv.evidence.collect import EvidenceError
-    from gcv.evidence.report import default_report_path, write_report
+    from gcv.evidence.finalize import report_version
+    from gcv.evidence.report import default_report_path
 
     ws = _workspace()
     _require_workflow(ws, wf_id, json_mode)
     target = out or default_report_path(ws, wf_id)
     try:
-        path = _with_status("writing the report...", json_mode, lambda: write_report(ws, wf_id, target))
+        version, path = _with_status("writing the report...", json_mode, lambda: report_version(ws, wf_id, out))
     except EvidenceError as exc:
         fail_usage(str(exc), json_mode=json_mode)
     except OSError as exc:
@@ -170,8 +184,10 @@ def report(
     opened = open_in_browser(path) if open_it else None
     if json_mode:
         emit_json({"workflow_id": wf_id, "report": str(path), "bytes": path.stat().st_size,
+                   "evidence_version": version.number, "interim": version.interim,
                    **({"opened": opened} if open_it else {}), "exit_code": 0})
         return
-    console().print(f"wrote {path} ({path.stat().st_size // 1024} KiB); "
+    interim = " (interim)" if version.interim else ""
+    console().print(f"wrote {path} (evidence version {version.number}{interim}, {path.stat().st_size // 1024} KiB); "
                     + {None: "open it in any browser", True: "opened in a browser",
                        False: "no browser could be started here; open it in any browser"}[opened], markup=False)

@@ -122,7 +122,7 @@ def _ran(requested: str, used: list[str]) -> str:
     return ", ".join(used) + ("" if used == [requested] else f" (asked {requested})")
 
 
-def _evidence(engine, state, json_mode: bool) -> tuple[dict[str, str] | None, int]:
+def _evidence(engine, state, json_mode: bool) -> tuple[dict[str, Any] | None, int]:
     """Write the report and the bundle at the end of the loop: (paths, 0), or (None, the exit
     code) when they could not be written (the workflow's result stands and is recorded): 2 when
     a record of the workflow is missing or damaged, as every command says, else 70."""
@@ -132,7 +132,7 @@ def _evidence(engine, state, json_mode: bool) -> tuple[dict[str, str] | None, in
     from gcv.evidence.finalize import finalize_evidence
 
     try:
-        paths = finalize_evidence(engine.ws, state.id)
+        written = finalize_evidence(engine.ws, state.id)
     except EvidenceError as exc:
         console(stderr=True).print(f"evidence not written: {exc}", markup=False)
         return None, EXIT_USAGE if exc.damaged else EXIT_ENVIRONMENT
@@ -147,7 +147,7 @@ def _evidence(engine, state, json_mode: bool) -> tuple[dict[str, str] | None, in
                                    f"{type(exc).__name__}: {exc}; the workflow itself is recorded in "
                                    f"{engine.ws.workflow_dir(state.id).root}", markup=False)
         return None, EXIT_ENVIRONMENT
-    return {name: str(path) for name, path in paths.items()}, 0
+    return {**written.paths(), "version": written.version.number}, 0
 
 
 def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_report: bool = False) -> None:
@@ -172,7 +172,8 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_repor
                       + {None: "", True: " (opened in a browser)",
                          False: " (no browser could be started here)"}[opened.get("opened")], markup=False)
         if paths.get("bundle"):
-            con.print(f"bundle: {paths['bundle']}", markup=False, soft_wrap=True)
+            con.print(f"bundle: {paths['bundle']} (evidence version {paths['version']})", markup=False,
+                      soft_wrap=True)
             con.print(f"verify: gcv verify {paths['bundle']} --replay", markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
 
@@ -449,17 +450,35 @@ def decide(
 
     engine = _engine(json_mode, quiet=True)
     try:
-        state = engine.decide(wf_id, decision=decision, actor=actor, note=note, promote=promote)
-    except (WorkflowError, IllegalTransition, StoreError) as exc:
+        lock = engine.lock(wf_id)
+        lock.acquire()  # one writer for the decision and the evidence version that records it
+    except (WorkflowError, StoreError) as exc:
         fail_usage(str(exc), json_mode=json_mode)
+    try:
+        try:
+            state = engine.decide(wf_id, decision=decision, actor=actor, note=note, promote=promote)
+        except (WorkflowError, IllegalTransition, StoreError) as exc:
+            fail_usage(str(exc), json_mode=json_mode)
+        # the decision is part of the evidence: a new version (report and bundle) records it
+        written, failed_code = _evidence(engine, state, json_mode)
+    finally:
+        lock.release()
     assert state.human_decision is not None
+    paths = written or {}
     if json_mode:
         emit_json({"workflow_id": wf_id, "status": str(state.status),
-                   "human_decision": state.human_decision.model_dump(mode="json"), "exit_code": 0})
+                   "human_decision": state.human_decision.model_dump(mode="json"), "evidence": paths,
+                   "evidence_written": written is not None, "exit_code": failed_code})
     else:
         extra = state.human_decision.promoted_version
-        console().print(f"{wf_id}: {state.status} by {actor}"
-                        + (f"; baseline v{extra} is now active" if extra else ""), markup=False)
+        con = console()
+        con.print(f"{wf_id}: {state.status} by {actor}"
+                  + (f"; baseline v{extra} is now active" if extra else ""), markup=False)
+        if paths.get("bundle"):
+            con.print(f"evidence version {paths['version']} records the decision:", markup=False)
+            con.print(f"report: {paths['report']}", markup=False, soft_wrap=True)
+            con.print(f"bundle: {paths['bundle']}", markup=False, soft_wrap=True)
+    raise typer.Exit(failed_code)
 
 @baselines_app.command("list")
 def baselines_list(json_mode: bool = typer.Option(False, "--json")) -> None:
