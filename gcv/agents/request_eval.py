@@ -79,11 +79,23 @@ RequestClass = Literal[
     "injection",     # a valid request with injected instructions
     "answers",       # a request continued by the designer's answers (follow_ups)
     "unclear",       # genuinely unclear: a question is the right answer
+    # issue 27's held-out part (heldout2.jsonl) adds the classes the first set lacked:
+    "amounts",       # an amount to add or cut ("add 5 bullets", "cut 200 ms", 多加一层)
+    "rates",         # per second vs per wave, "N times as often", rate of fire
+    "rotation",      # rotation verbs (spin, twist, turn the other way, 顺时针)
+    "phase_refs",    # "the last two phases", pattern nicknames, typos in 阶段
+    "compound",      # several edits at once, lists of edits, a change plus a target
+    "negation",      # "don't touch the speed", "not faster, slower", 不要更快
+    "contradiction", # opposite direction words in one request: a question is the right answer
+    "easing",        # colloquial easing and intensifying words (go easy on, 放水, crank up)
+    "numbers",       # fractions and number words (a third, a dozen, three quarters, 三分之二)
 ]
 REQUEST_CLASSES: tuple[str, ...] = RequestClass.__args__  # type: ignore[attr-defined]
 Language = Literal["en", "zh", "mixed"]
-Style = Literal["typos", "casual", "terse"]
-Split = Literal["heldout", "dev"]
+Style = Literal["typos", "casual", "terse", "jargon", "traditional", "list"]
+Split = Literal["heldout", "dev", "heldout2"]
+SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
+STYLES: tuple[str, ...] = Style.__args__  # type: ignore[attr-defined]
 REGIONS = ("targets", "limits", "boss", "player", "scenario")
 _PATTERN_FIELDS = tuple(Pattern.model_fields)
 _TARGET_FIELDS = tuple(Targets.model_fields)
@@ -173,7 +185,8 @@ class LabeledRequest(_Strict):
     """One request of the set, as one JSON line."""
 
     id: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
-    split: Split = Field(description="heldout: written before the reader was tuned and never tuned to")
+    split: Split = Field(description="heldout: written before the reader was tuned and never tuned to; "
+                                     "heldout2: issue 27's second held-out part, written the same way")
     lang: Language
     classes: list[RequestClass] = Field(min_length=1)
     style: list[Style] = Field(default_factory=list)
@@ -577,7 +590,7 @@ def score(requests: Iterable[LabeledRequest], runner: Runner, baseline: BulletHe
 
     result = Score(provider=provider, baseline_hash=config_hash(baseline), overall=Tally(),
                    by_class=tallies(REQUEST_CLASSES), by_lang=tallies(("en", "zh", "mixed")),
-                   by_split=tallies(("heldout", "dev")), by_style=tallies(("typos", "casual", "terse")),
+                   by_split=tallies(SPLITS), by_style=tallies(STYLES),
                    by_expected=tallies(DECISIONS), misses=[])
     for request in requests:
         outcome = runner.run(request, baseline)
@@ -609,5 +622,5 @@ def score(requests: Iterable[LabeledRequest], runner: Runner, baseline: BulletHe
 
 __all__ = ["LabeledRequest", "Expectation", "Comparison", "load_set", "set_schema", "SetError", "score", "Score",
            "Tally", "Miss", "judge", "Outcome", "ProviderRunner", "ReplayRunner", "Recorder", "RecordingError",
-           "fold_answers", "takes_follow_ups", "bullets_per_second", "REQUEST_CLASSES",
+           "fold_answers", "takes_follow_ups", "bullets_per_second", "REQUEST_CLASSES", "SPLITS", "STYLES",
            "SET_FORMAT", "RECORDING_FORMAT"]

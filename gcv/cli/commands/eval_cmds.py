@@ -79,7 +79,7 @@ def eval_requests_command(
     baseline: Annotated[Optional[Path], typer.Option(
         "--baseline", help=f"the baseline the labels were written against; default ${BASELINE_ENV} or "
                            "artifacts/baselines/shrine_trial.json")] = None,
-    split: Annotated[Optional[str], typer.Option("--split", help="only this split: heldout or dev")] = None,
+    split: Annotated[Optional[str], typer.Option("--split", help="only this split: heldout, heldout2 or dev")] = None,
     only_class: Annotated[Optional[list[str]], typer.Option(
         "--class", help="only requests of this class (repeatable)")] = None,
     lang: Annotated[Optional[str], typer.Option("--lang", help="only this language: en, zh or mixed")] = None,
@@ -91,7 +91,7 @@ def eval_requests_command(
     """Score a Requirement Agent provider on a labeled request set."""
     from gcv.contract.loading import GcvInputError, default_baseline_path, load_config  # lazy: start-up time
     # project imports here keep `gcv --help` fast (the agents pull in the validation stack)
-    from gcv.agents.request_eval import (REQUEST_CLASSES, ProviderRunner, Recorder, RecordingError, ReplayRunner,
+    from gcv.agents.request_eval import (REQUEST_CLASSES, SPLITS, ProviderRunner, Recorder, RecordingError, ReplayRunner,
                                          SetError, load_set, score)
     from gcv.agents.requirement import UnknownProviderError, get_requirement_provider
     from gcv.store.paths import workspace_root
@@ -99,8 +99,8 @@ def eval_requests_command(
     if request_set is None:
         fail_usage("missing argument SET (a .jsonl request set or a folder of them)", json_mode=json_out,
                    hint="gcv eval-requests artifacts/requests [--provider offline|anthropic|replay:PATH] [--json]")
-    if split is not None and split not in ("heldout", "dev"):
-        fail_usage(f"--split {split!r}: expected heldout or dev", json_mode=json_out)
+    if split is not None and split not in SPLITS:
+        fail_usage(f"--split {split!r}: expected {', '.join(SPLITS)}", json_mode=json_out)
     if lang is not None and lang not in ("en", "zh", "mixed"):
         fail_usage(f"--lang {lang!r}: expected en, zh or mixed", json_mode=json_out)
     for c in only_class or []:
