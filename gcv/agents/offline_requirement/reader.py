@@ -36,6 +36,10 @@ _CLAUSE_SPLIT = re.compile(
     r"(?<!\d)\.|\.(?!\d)|[;!?。；！？\n]|,|，|\bbut\b|\bthen\b|\bwhile\b|\balso\b|\bhowever\b|"
     r"但是|但|并且|而且|同时|然后|另外|不过")
 _SPEED_WORDS = r"\bfast\w*|\bslow\w*|\bquick\w*|快|慢"
+ANSWER_DROP = r"(?:drop|ignore|skip|forget)\s+(?:it|that|the\s+number)|不要这个数|去掉这个数|忽略|不要了"
+TARGET_ANSWERS = {"max_player_hits": r"\bhits?\b|受击|被击中|挨",
+                  "min_low_fps": r"\bfps\b|frame\s*rate|帧",
+                  "max_alive_bullets": r"\balive\b|on\s+screen|\bcap\b|存活|同屏"}
 
 
 class RequestReader:
@@ -158,6 +162,19 @@ class RequestReader:
             r.off_topic_confirmed = True
             if not a.has_change:
                 return True
+        numbers = [p for p in r.pending if p.kind == "field" and p.operation == "set"]
+        if numbers and re.fullmatch(ANSWER_DROP, bare):  # the choice "drop it": the number was not a change
+            r.pending.remove(numbers[0])
+            r.note(f"'{numbers[0].said}' dropped (answer '{bare}')")
+            return True
+        target = next((name for name, word in TARGET_ANSWERS.items() if has(word, bare)), None)
+        if numbers and target and not a.constraints and numbers[0].value.denominator == 1:
+            # "2" + "the hit limit": the number is a target (a constraint), not a pattern field
+            p = numbers[0]
+            r.pending.remove(p)
+            r.constraints[target] = p.value
+            r.note(f"constraint: {target} {fmt(p.value)} ('{p.said}' + answer '{bare}')")
+            return True
         for p in list(r.pending):
             edit = self._complete(p, bare, a)
             if edit is None:

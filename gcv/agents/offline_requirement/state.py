@@ -86,6 +86,7 @@ class Reading:
     ignored: list[str] = field(default_factory=list)   # injected instructions, read and not obeyed
     pending: list[Pending] = field(default_factory=list)
     off_topic_confirmed: bool = False  # an answer said: verify only the pattern change
+    asked: dict[str, Any] = field(default_factory=dict)  # question text -> its questions.Asked (kind, zh, choices)
 
     @property
     def has_change(self) -> bool:
@@ -96,9 +97,13 @@ class Reading:
         if text not in self.understood:
             self.understood.append(text)
 
-    def ask(self, question: str) -> None:
-        if question not in self.questions and len(self.questions) < MAX_QUESTIONS:
-            self.questions.append(question)
+    def ask(self, question: Any) -> None:
+        """Ask a question: a plain English text, or a ``questions.Asked`` (kind, Chinese text, choices)."""
+        text = question if isinstance(question, str) else question.en
+        if not isinstance(question, str):
+            self.asked[text] = question
+        if text not in self.questions and len(self.questions) < MAX_QUESTIONS:
+            self.questions.append(text)
 
     def drop_edit(self, edit: Edit) -> None:
         self.edits = [e for e in self.edits if e is not edit]
