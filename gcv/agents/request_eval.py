@@ -569,17 +569,48 @@ class Score(_Strict):
     by_expected: dict[str, Tally]
     misses: list[Miss]
     errors: int = 0
+    # accepted although the label says otherwise, or accepted with a candidate the label refuses
+    wrong_accepts: int = 0
+    # a simulated designer who clicks the choice of the first question that matches the label
+    # (one answer at most); None when the runner cannot take answers (a replay)
+    with_one_answer: Tally | None = None
 
     def as_dict(self) -> dict[str, Any]:
         def table(t: dict[str, Tally]) -> dict[str, Any]:
             return {k: v.as_dict() for k, v in t.items()}
         return {"provider": self.provider, "baseline_hash": self.baseline_hash, "overall": self.overall.as_dict(),
+                "wrong_accepts": self.wrong_accepts,
+                "with_one_answer": self.with_one_answer.as_dict() if self.with_one_answer is not None else None,
                 "by_class": table(self.by_class), "by_lang": table(self.by_lang), "by_split": table(self.by_split),
                 "by_style": table(self.by_style), "by_expected_decision": table(self.by_expected),
                 "errors": self.errors, "misses": [m.model_dump(mode="json") for m in self.misses]}
 
 
 Runner = Union[ProviderRunner, ReplayRunner]
+
+
+def _accepted(outcome: Outcome) -> bool:
+    return outcome.proposal is not None and outcome.proposal.decision.decision == "accepted"
+
+
+def _one_answer(request: LabeledRequest, outcome: Outcome, runner: Runner, baseline: BulletHellConfig) -> bool:
+    """A designer answering from the label: right after clicking one choice of the first question?
+
+    The designer knows what they meant, so of the choices the one that reaches the label is the
+    one they click; a question without choices, or whose choices all miss, stays a miss (a
+    wrong accept stays one: it asked nothing). The recorder (if any) is not written for these.
+    """
+    if outcome.proposal is None or outcome.proposal.decision.decision != "needs_clarification":
+        return False
+    asks = outcome.proposal.decision.asks
+    if not asks or not asks[0].choices or not isinstance(runner, ProviderRunner):
+        return False
+    quiet = ProviderRunner(runner.provider)
+    for choice in asks[0].choices:
+        tried = request.model_copy(update={"follow_ups": [*request.follow_ups, choice.answer]})
+        if judge(request, quiet.run(tried, baseline), baseline) is None:
+            return True
+    return False
 
 
 def score(requests: Iterable[LabeledRequest], runner: Runner, baseline: BulletHellConfig, *, provider: str,
@@ -592,11 +623,18 @@ def score(requests: Iterable[LabeledRequest], runner: Runner, baseline: BulletHe
                    by_class=tallies(REQUEST_CLASSES), by_lang=tallies(("en", "zh", "mixed")),
                    by_split=tallies(SPLITS), by_style=tallies(STYLES),
                    by_expected=tallies(DECISIONS), misses=[])
+    answering = isinstance(runner, ProviderRunner)
+    if answering:
+        result.with_one_answer = Tally()
     for request in requests:
         outcome = runner.run(request, baseline)
         reason = judge(request, outcome, baseline)
         ok = reason is None
         result.overall.add(ok)
+        if not ok and _accepted(outcome):
+            result.wrong_accepts += 1
+        if result.with_one_answer is not None:
+            result.with_one_answer.add(ok or _one_answer(request, outcome, runner, baseline))
         for c in dict.fromkeys(request.classes):
             result.by_class[c].add(ok)
         result.by_lang[request.lang].add(ok)

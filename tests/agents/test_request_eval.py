@@ -214,3 +214,16 @@ def test_proposal_outcomes_keep_their_calls() -> None:
     outcome = _offline(row("make phase 2 harder", {"decision": "accepted"}))
     assert isinstance(outcome.proposal, Proposal) and len(outcome.calls) == 1
     assert outcome.calls[0].model == "rules-v2"
+
+
+def test_the_score_counts_wrong_accepts_and_what_one_simulated_answer_reaches() -> None:
+    """Issue 27's figures: a wrong accept is an accepted answer the label refuses; a designer who
+    clicks the choice of the first question that matches the label is right with one answer."""
+    rows = [row("make phase 2 denser", {"decision": "accepted", "density": {"phase_2": "up"}}, id="A"),
+            row("make it denser", {"decision": "accepted", "density": {"phase_3": "up"}, "unchanged": ["rest"]},
+                id="B"),
+            row("make phase 2 denser", {"decision": "needs_clarification"}, id="C")]
+    result = score(rows, ProviderRunner(OfflineRequirementProvider()), BASE, provider="offline")
+    assert (result.overall.correct, result.wrong_accepts) == (1, 1)  # C was accepted: a wrong accept
+    assert result.with_one_answer is not None and result.with_one_answer.correct == 2  # B + "phase 3"
+    assert result.as_dict()["with_one_answer"] == {"total": 3, "correct": 2, "accuracy": 0.6667}

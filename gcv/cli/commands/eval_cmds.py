@@ -46,6 +46,11 @@ def _print_human(result: dict[str, Any], misses_shown: int) -> None:
     overall = result["overall"]
     out.print(f"[bold]{escape(result['provider'])}[/]: {_pct(overall)} right"
               + (f", {result['errors']} agent error(s)" if result["errors"] else ""))
+    total = overall["total"] or 1
+    out.print(f"wrong accepts: {result['wrong_accepts']} ({100 * result['wrong_accepts'] / total:.1f}%)")
+    if result.get("with_one_answer"):
+        out.print(f"with one simulated answer (the first question's choice that matches the label): "
+                  f"{_pct(result['with_one_answer'])} right")
     for title, key in (("split", "by_split"), ("language", "by_lang"), ("class", "by_class"),
                        ("style", "by_style"), ("expected decision", "by_expected_decision")):
         rows = result[key]
