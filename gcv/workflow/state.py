@@ -76,7 +76,9 @@ class Usage(_Model):
     tokens: int = 0
     population_runs: int = 0
     prescreen_runs: int = 0
-    clarification_calls: int = 0  # requirement calls after an answer (not in model_calls)
+    # requirement calls after an answer (not in model_calls); left out of the JSON while 0, so a
+    # workflow without answers keeps the bytes it had before the clarification budget existed
+    clarification_calls: int = Field(default=0, exclude_if=lambda v: v == 0)
 
     @property
     def engine_runs(self) -> int:
