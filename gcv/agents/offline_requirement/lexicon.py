@@ -57,16 +57,16 @@ _CN_FRACTION = re.compile(r"([一二两三四五六七八九\d])分之([一二�
 _CN_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 
-def _dec(value: Fraction) -> str:
-    """A fraction as the decimal the handlers read (12 places: the applier rounds once, later)."""
+def _dec(value: Fraction, places: int = 6) -> str:
+    """A fraction as the decimal the handlers read (6 places, what a goal may carry; the applier
+    rounds the result once, later, so a third of 700 ms is 467 ms)."""
     if value.denominator == 1:
         return str(value.numerator)
-    text = f"{float(value):.12f}".rstrip("0")
-    return text
+    return f"{float(value):.{places}f}".rstrip("0").rstrip(".")
 
 
 def _pct(value: Fraction) -> str:
-    return _dec(value * 100) + "%"
+    return _dec(value * 100, 4) + "%"
 
 
 def _numbers(t: str) -> str:
@@ -78,8 +78,10 @@ def _numbers(t: str) -> str:
     # "one and a half", "three-and-a-half", "2 and a half"
     t = re.sub(rf"\b({_WORD_NUM}|\d+)[- ]and[- ]a[- ]half\b",
                lambda m: f"{_SMALL.get(m.group(1), m.group(1))}.5", t)
-    t = re.sub(r"\b(\d+)\s*/\s*(\d+)\b(?!\s*(?:s|sec|second)\b)",  # 1/2 second, 1/4 fewer (not "2/s")
-               lambda m: _dec(Fraction(int(m.group(1)), int(m.group(2)))) if int(m.group(2)) else m.group(), t)
+    # "1/4 fewer bullets": a share; "1/2 second": a number
+    t = re.sub(r"\b(\d+)\s*/\s*([1-9]\d*)\b(?=\s+(?:more|fewer|less|slower|faster|longer|shorter|higher|lower)\b)",
+               lambda m: _pct(Fraction(int(m.group(1)), int(m.group(2)))), t)
+    t = re.sub(r"\b(\d+)\s*/\s*([1-9]\d*)\b", lambda m: _dec(Fraction(int(m.group(1)), int(m.group(2)))), t)
     # "two-thirds as fast", "three quarters of its speed": a share of the value
     t = re.sub(rf"\b({_WORD_NUM})[- ]({'|'.join(_FRACTION_WORDS)})s?\s+(?:as\s+\w+|of\s+(?:its|the|their)?\s*"
                r"(?:current\s+)?)",
@@ -158,11 +160,9 @@ WORDS: list[tuple[str, str]] = [
     (r"转(?:得)?快(?:一点|一些|点)", "转得更快"),
     # easing and intensifying: the pressure words
     (r"\bgo\s+easy\s+on\b|\bgo\s+easier\s+on\b|\bease\s+(?:up|off)(?:\s+on)?\b|\blet\s+up\b|"
-     r"\bchill\b(?:\s+\w+){0,3}?\s+out\b|\bchill\s+out\b|\bcalm\b(?:\s+\w+){0,3}?\s+down\b|"
-     r"\bdial\b(?:\s+\w+){0,3}?\s+back\b|\bback\s+off(?:\s+on)?\b|\bless\s+brutal\b|\bless\s+punishing\b|"
+     r"\bchill\s+out\b|\bback\s+off(?:\s+on)?\b|\bless\s+brutal\b|\bless\s+punishing\b|"
      r"\bmore\s+forgiving\b|\bforgiving\b|\bnerf\b", " easier "),
-    (r"\bcrank\b(?:\s+\w+){0,3}?\s+up\b|\bspice\b(?:\s+\w+){0,3}?\s+up\b|\bamp\b(?:\s+\w+){0,3}?\s+up\b|"
-     r"\bturn\s+up\s+the\s+heat\b|\bmore\s+brutal\b|\bmore\s+punishing\b|\bbuff\b|\bmake\s+it\s+hurt\b|"
+    (r"\bturn\s+up\s+the\s+heat\b|\bmore\s+brutal\b|\bmore\s+punishing\b|\bbuff\b|\bmake\s+it\s+hurt\b|"
      r"\bmore\s+aggressive\b|\bspicier\b", " harder "),
     (r"放水|温柔|手下留情|别那么难|不要那么难|没那么难|收敛|放松|轻松(?:一点|一些|点)|简单点|降降难度|太难了", " 更简单 "),
     (r"再狠|狠一点|狠一些|加点难度|加大难度|更狠|更凶|凶一点|凶一些|刺激一点|更刺激", " 更难 "),
@@ -172,11 +172,20 @@ WORDS: list[tuple[str, str]] = [
     (r"原封不动|这样挺好|这样就好|这样就行|挺好的?|就这样吧?|目前这样", " 保持不变 "),
 ]
 
+# verbs around their object: "chill phase 2 out", "crank the spiral up" (the object is kept)
+PHRASAL: list[tuple[str, str, str]] = [
+    (r"chill|calm|tone|dial|ease|wind|settle", r"out|down|back", " easier "),
+    (r"crank|spice|amp|ramp|juice|beef", r"up", " harder "),
+]
+
 # amounts taken off or added: the sign and the amount, in the form counts.read reads ("-200 ms")
 _AMOUNT_UNITS = (r"ms|milliseconds?|seconds?|secs?|s|degrees?|deg|bullets?|shots?|layers?|毫秒|秒|发|颗|枚|层|度")
 AMOUNTS: list[tuple[str, str]] = [
     (rf"\b(?:cut|shave|knock|trim|take|chop|lop|strip|remove|subtract|drop)\s+(?:an?\s+)?(?:extra\s+)?"
-     rf"(\d+(?:\.\d+)?)\s*({_AMOUNT_UNITS})?\b(?:\s+(?:off|from|out\s+of|away))?", r" reduce by \1 \2 "),
+     rf"(\d+(?:\.\d+)?)\s*(?:({_AMOUNT_UNITS})\b(?:\s+(?:off|from|out\s+of|away)\b)?|()(?=\s+(?:off|from)\b)\s+(?:off|from)\b)",
+     r" reduce by \1 \2 "),
+    (r"(?:每波)?多转\s*(\d+(?:\.\d+)?)\s*度", r" 旋转角度 增加 \1 度 "),
+    (r"(?:每波)?少转\s*(\d+(?:\.\d+)?)\s*度", r" 旋转角度 减少 \1 度 "),
     (rf"\b(?:add|tack\s+on|throw\s+in|give\s+(?:it\s+|them\s+)?)\s+(?:an?\s+)?(?:extra\s+|another\s+|more\s+)?"
      rf"(\d+(?:\.\d+)?)\s*(?:extra\s+|more\s+)?({_AMOUNT_UNITS})\b", r" increase by \1 \2 "),
     (rf"(?:延长|加长|延后|拉长|多给|多加|多转|再加|再多)\s*了?\s*(\d+(?:\.\d+)?)\s*({_AMOUNT_UNITS})?", r" 增加 \1\2 "),
@@ -193,13 +202,15 @@ def _every(n: str) -> str:
 
 
 def _rates(t: str) -> str:
+    t = re.sub(rf"\b(\d+(?:\.\d+)?)\s*(?:bullets?|shots?|projectiles?)\s*{_PER_SECOND}", r" \1 bullets-per-second ", t)
+    t = re.sub(r"每秒\s*(?:打|发射|射|放|出)?\s*(\d+(?:\.\d+)?)\s*(?:发|颗|枚)(?:子弹)?", r" \1 bullets-per-second ", t)
     t = re.sub(rf"\b(\d+(?:\.\d+)?)\s*(?:waves?|volleys?|bursts?|shots?|times)\s*{_PER_SECOND}",
                lambda m: _every(m.group(1)), t)
     t = re.sub(rf"\bfire\s+rate\s*(?:of|to|at|=|:)?\s*(\d+(?:\.\d+)?)\s*(?:waves?\s*)?{_PER_SECOND}",
                lambda m: _every(m.group(1)), t)
     t = re.sub(r"(?:每秒|一秒(?:钟)?|1秒(?:钟)?)\s*(?:打|发射|射|放|出)?\s*(\d+(?:\.\d+)?)\s*(?:波|次|轮|waves?)",
                lambda m: _every(m.group(1)), t)
-    t = re.sub(r"每秒\s*(?:打|发射|射|放|出)?\s*([一二两三四五六七八九])\s*(?:波|次|轮)",
+    t = re.sub(r"(?:每秒|一秒(?:钟)?|1秒(?:钟)?)\s*(?:打|发射|射|放|出)?\s*([一二两三四五六七八九])\s*(?:波|次|轮)",
                lambda m: _every(str(_CN_DIGIT[m.group(1)])), t)
     t = re.sub(r"\b(?:fire|shoot|attack)?\s*(twice|thrice|half|(\d+(?:\.\d+)?)\s*(?:x|times))\s+as\s+(?:often|frequently)\b",
                lambda m: " interval x" + _dec(Fraction(1) / {"twice": Fraction(2), "thrice": Fraction(3),
@@ -253,10 +264,22 @@ def numbers_first(t: str) -> str:
 def canonical(t: str) -> str:
     """Words, amounts and rates (after every number is digits)."""
     t = re.sub(r"(\d+)\s+bullets?\s+waves?\b", r"\1 bullets per wave", t)
-    t = re.sub(r"(\d+(?:\.\d+)?)\s*(?:°|degrees?|deg)?\s*/\s*wave\b", r"\1 degrees per wave", t)
-    t = _rates(t)
+    t = re.sub(r"(\d+(?:\.\d+)?)\s*(?:°|degrees?|deg)?\s*(?:/|per|each|every)\s*wave\b", r"rotate \1 degrees per wave", t)
+    t = re.sub(r"\b(?:rotat\w*|spin\w*|turn\w*)\s+rotate\b", "rotate", t)
+    t = re.sub(r"挨\s*([一二两三四五六七八九]|\d+)\s*下", lambda m: f"受击 {_cn_small(m.group(1))} 次", t)
+    # negated directions are not asks: "not slower", "不要更多子弹" (pressure words have their own rule)
+    t = re.sub(r"\b(?:not|never|no)\s+(?:any\s+)?(?:more|fewer|less|faster|slower|longer|shorter|bigger|smaller|wider|"
+               r"narrower|quicker)\b(?!\s+than)(?:\s+bullets?)?", " ", t)
+    t = re.sub(r"\b(?:don'?t|do\s+not|never)\s+make\s+(?:it\s+|them\s+)?(?:\S+\s+){0,3}?(?:faster|slower|longer|shorter|"
+               r"bigger|smaller|wider|narrower)\b", lambda m: " " + re.sub(r"\b(?:don'?t|do\s+not|never|make|it|them|faster|"
+               r"slower|longer|shorter|bigger|smaller|wider|narrower)\b", " ", m.group()) + " ", t)
+    t = re.sub(r"(?:不要|别|不)(?:再)?更?(?:多|少|快|慢|长|短)(?![\d于])(?:的)?(?:子弹)?", " ", t)
+    t = re.sub(r"\b(?:don'?t|do\s+not)\s+want\s+((?:\S+\s+){0,3}?)any\s+(denser|harder|sparser|easier)\b", r"\1 not \2", t)
     for pattern, repl in WORDS:
         t = re.sub(pattern, repl, t)
+    for verb, particle, repl in PHRASAL:
+        t = re.sub(rf"\b(?:{verb})\s+((?:[^\s,.;]+\s+){{0,4}}?)(?:{particle})\b", lambda m, r=repl: f"{r}{m.group(1)}", t)
+    t = _rates(t)
     for pattern, repl in AMOUNTS:
         t = re.sub(pattern, repl, t)
     return t

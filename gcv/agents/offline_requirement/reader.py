@@ -34,6 +34,7 @@ from gcv.contract.models import BulletHellConfig
 
 _CLAUSE_SPLIT = re.compile(
     r"(?<!\d)\.|\.(?!\d)|[;!?。；！？\n]|,|，|\bbut\b|\bthen\b|\bwhile\b|\balso\b|\bhowever\b|"
+    r"\band\b(?=\s+(?:(?:make|set|give)\s+)?(?:phase|stage)\s*\d)|"
     r"但是|但|并且|而且|同时|然后|另外|不过")
 _SPEED_WORDS = r"\bfast\w*|\bslow\w*|\bquick\w*|快|慢"
 ANSWER_DROP = r"(?:drop|ignore|skip|forget)\s+(?:it|that|the\s+number)|不要这个数|去掉这个数|忽略|不要了"

@@ -191,8 +191,9 @@ def is_reference(before: str, after: str) -> bool:
     definite = (re.search(r"\bthe\s+(?:[\w-]+\s+)?$", before) is not None
                 and re.search(r"\b(?:into|to|as|make\s+it|becomes?)\s+the\s+(?:[\w-]+\s+)?$", before) is None)
     return (definite or re.search(r"把\s*(?:那个|这个)?\s*$", before) is not None
-            or re.match(r"\s*(?:phase|stage|rotation|spin|bullets?|speed|interval|lifetime|layers?|spread|waves?)\b|"
-                        r"\s*(?:的)?(?:阶段|子弹|弹速|速度|间隔|旋转|转速)", after) is not None)
+            or re.match(r"\s*(?:phase|stage|rotation|rotate|spin|bullets?|speed|interval|lifetime|layers?|spread|"
+                        r"waves?|bit|part|section|one|pattern)\b|"
+                        r"\s*(?:的)?(?:阶段|子弹|弹速|速度|间隔|旋转|转速|那段|那关|那个|那一段|部分|弹幕)", after) is not None)
 
 
 def phase_summary(baseline: BulletHellConfig) -> str:
