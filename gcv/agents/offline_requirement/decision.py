@@ -86,6 +86,10 @@ def pending_asked(p: Pending) -> Asked:
         return Asked("value", key, _pending_en(p),
                      f"“{p.said}”给了两个值（{fmt(p.options[0])} 和 {fmt(p.options[1])}），GCV 该验证哪一个？",
                      value_choices(p.options))
+    if p.kind == "rate":
+        return Asked("field", key, _pending_en(p),
+                     f"“{p.said}”：是每波更多子弹（间隔不变）还是更短的间隔（每波子弹数不变）？请说出字段，"
+                     f"例如“每波 20 发”或“每 0.5 秒一波”。")
     if p.kind == "multiplier":
         return Asked("field", key, _pending_en(p), f"“{p.said}”指的是什么？请说出字段，例如“每波子弹数翻倍”或“波间隔减半”。",
                      field_choices(p.value, "scale"))
@@ -108,6 +112,9 @@ def _pending_en(p: Pending) -> str:
                 f"or '{fmt(p.value)} ms'.")
     if p.kind == "range":
         return f"'{p.said}' gives two values ({fmt(p.options[0])} and {fmt(p.options[1])}); which one should GCV verify?"
+    if p.kind == "rate":
+        return (f"'{p.said}': more bullets per wave at the same interval, or a shorter interval with the same "
+                "bullets per wave? Name the field, e.g. '20 bullets per wave' or 'every 0.5 s'.")
     if p.kind == "multiplier":
         return (f"'{p.said}' of what? Name the field, e.g. 'double the bullets per wave' or 'halve the wave "
                 "interval'.")

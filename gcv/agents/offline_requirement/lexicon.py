@@ -83,6 +83,8 @@ def _numbers(t: str) -> str:
                lambda m: _pct(Fraction(int(m.group(1)), int(m.group(2)))), t)
     t = re.sub(r"\b(\d+)\s*/\s*([1-9]\d*)\b", lambda m: _dec(Fraction(int(m.group(1)), int(m.group(2)))), t)
     # "two-thirds as fast", "three quarters of its speed": a share of the value
+    t = re.sub(rf"\b({_WORD_NUM})[- ]({'|'.join(_FRACTION_WORDS)})s?\s+as\s+(?:fast|quick(?:ly)?|speedy)\b",
+               lambda m: f" speed to {_pct(_SMALL[m.group(1)] * _FRACTION_WORDS[m.group(2)])} ", t)
     t = re.sub(rf"\b({_WORD_NUM})[- ]({'|'.join(_FRACTION_WORDS)})s?\s+(?:as\s+\w+|of\s+(?:its|the|their)?\s*"
                r"(?:current\s+)?)",
                lambda m: f"to {_pct(_SMALL[m.group(1)] * _FRACTION_WORDS[m.group(2)])} of the ", t)
@@ -202,8 +204,8 @@ def _every(n: str) -> str:
 
 
 def _rates(t: str) -> str:
-    t = re.sub(rf"\b(\d+(?:\.\d+)?)\s*(?:bullets?|shots?|projectiles?)\s*{_PER_SECOND}", r" \1 bullets-per-second ", t)
-    t = re.sub(r"每秒\s*(?:打|发射|射|放|出)?\s*(\d+(?:\.\d+)?)\s*(?:发|颗|枚)(?:子弹)?", r" \1 bullets-per-second ", t)
+    t = re.sub(rf"\b(\d+(?:\.\d+)?)\s*(?:bullets?|shots?|projectiles?)\s*{_PER_SECOND}", r" \1 bps-rate ", t)
+    t = re.sub(r"每秒\s*(?:打|发射|射|放|出)?\s*(\d+(?:\.\d+)?)\s*(?:发|颗|枚)(?:子弹)?", r" \1 bps-rate ", t)
     t = re.sub(rf"\b(\d+(?:\.\d+)?)\s*(?:waves?|volleys?|bursts?|shots?|times)\s*{_PER_SECOND}",
                lambda m: _every(m.group(1)), t)
     t = re.sub(rf"\bfire\s+rate\s*(?:of|to|at|=|:)?\s*(\d+(?:\.\d+)?)\s*(?:waves?\s*)?{_PER_SECOND}",
@@ -218,8 +220,8 @@ def _rates(t: str) -> str:
                                                                                            Fraction(m.group(2) or 1)))
                + " ", t)
     # "bump ROF by 20%": N % faster firing is an N % shorter interval (the fire rate rule)
-    t = re.sub(r"\b(?:bump|raise|increase|up|boost)\w*\s+(?:the\s+)?fire\s+rate\s+(?:\w+\s+){0,3}?by\s+(\d+(?:\.\d+)?)%",
-               r" fire \1% faster ", t)
+    t = re.sub(r"\b(?:bump|raise|increase|up|boost)\w*\s+(?:the\s+)?fire\s+rate\s+((?:\w+\s+){0,3}?)by\s+(\d+(?:\.\d+)?)%",
+               r" \1 fire \2% faster ", t)
     t = re.sub(r"\bfire\s+rate\s+\+\s*(\d+(?:\.\d+)?)%", r" fire \1% faster ", t)
     t = re.sub(r"(?:发射频率|射速|射击频率|开火频率)(?:提高到|提高为|变成|变为|改成|提到|调到)?(?:原来的)?\s*(\d+(?:\.\d+)?)\s*倍",
                lambda m: " 间隔 x" + _dec(Fraction(1) / Fraction(m.group(1))) + " ", t)
@@ -266,14 +268,19 @@ def canonical(t: str) -> str:
     t = re.sub(r"(\d+)\s+bullets?\s+waves?\b", r"\1 bullets per wave", t)
     t = re.sub(r"(\d+(?:\.\d+)?)\s*(?:°|degrees?|deg)?\s*(?:/|per|each|every)\s*wave\b", r"rotate \1 degrees per wave", t)
     t = re.sub(r"\b(?:rotat\w*|spin\w*|turn\w*)\s+rotate\b", "rotate", t)
+    # coordination: "longer and shorter lifetime" is "longer lifetime and shorter lifetime"
+    comparative = r"faster|slower|longer|shorter|more|fewer|less|wider|narrower|bigger|smaller|higher|lower"
+    t = re.sub(rf"\b({comparative})\s+(?:and|or|but|yet|then|and\s+also)\s+({comparative})\s+([a-z-]+)",
+               r"\1 \3 and \2 \3", t)
     t = re.sub(r"挨\s*([一二两三四五六七八九]|\d+)\s*下", lambda m: f"受击 {_cn_small(m.group(1))} 次", t)
     # negated directions are not asks: "not slower", "不要更多子弹" (pressure words have their own rule)
-    t = re.sub(r"\b(?:not|never|no)\s+(?:any\s+)?(?:more|fewer|less|faster|slower|longer|shorter|bigger|smaller|wider|"
+    t = re.sub(r"\b(?:not|never|no)\s+(?:any\s+)?(?!longer\s+(?:be|a|an|the|use|need|want|have|has|as)\b)(?:more|fewer|less|faster|slower|longer|shorter|bigger|smaller|wider|"
                r"narrower|quicker)\b(?!\s+than)(?:\s+bullets?)?", " ", t)
     t = re.sub(r"\b(?:don'?t|do\s+not|never)\s+make\s+(?:it\s+|them\s+)?(?:\S+\s+){0,3}?(?:faster|slower|longer|shorter|"
                r"bigger|smaller|wider|narrower)\b", lambda m: " " + re.sub(r"\b(?:don'?t|do\s+not|never|make|it|them|faster|"
                r"slower|longer|shorter|bigger|smaller|wider|narrower)\b", " ", m.group()) + " ", t)
     t = re.sub(r"(?:不要|别|不)(?:再)?更?(?:多|少|快|慢|长|短)(?![\d于])(?:的)?(?:子弹)?", " ", t)
+    t = re.sub(r"(?:不要|别|不是)\s*(?:more|fewer|less|faster|slower|longer|shorter|quicker)\b", " ", t)
     t = re.sub(r"\b(?:don'?t|do\s+not)\s+want\s+((?:\S+\s+){0,3}?)any\s+(denser|harder|sparser|easier)\b", r"\1 not \2", t)
     for pattern, repl in WORDS:
         t = re.sub(pattern, repl, t)

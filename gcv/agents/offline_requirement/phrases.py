@@ -287,7 +287,7 @@ REVERSE = (r"\breverse[ds]?\b(?!\s+(?:the\s+)?(?:change|last|previous|edit|that)
            r"\bopposite\s+(?:direction|way|rotation|spin)\b|\bthe\s+other\s+way\b|"
            r"\b(?:flip|invert)\s+(?:the\s+|its\s+)?(?:rotation|direction|spin)\b|"
            r"反向|反转|反过来转|反过来|倒转|方向相反|反方向|转向相反|翻转旋转")
-ALL_PHASES = (r"\b(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?(?:\d+\s+)?(?:phases?|stages?)\b(?!\s*\d)|\bboth\s+phases\b|"
+ALL_PHASES = (r"\b(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?(?:\d+\s+)?(?:phases|stages|(?:phase|stage)\b(?!\s*\d))\b|\bboth\s+phases\b|"
               r"\bthe\s+(?:whole|entire)\s+(?:fight|battle|boss(?:\s+fight)?)\b|\bacross\s+the\s+board\b|"
               r"\beverywhere\b|\ball\s+patterns\b|\bevery\s+pattern\b|"
               r"所有(?:的)?阶段|全部(?:的)?阶段|每个阶段|每一个?阶段|各个?阶段|全阶段|整场|全场|所有(?:的)?弹幕|"
@@ -331,9 +331,9 @@ RANGE = (rf"\bbetween\s+(?P<a>{NUM})\s*(?P<ua>%|[a-z]+)?\s+and\s+(?P<b>{NUM})"
          rf"|(?<![\w.])(?P<c>{NUM})\s*(?P<uc>%|ms|s|发|颗|秒|毫秒|度)?\s*(?:-|~|\bto\b|到|至)\s*(?P<d>{NUM})\s*"
          r"(?P<ud>%|ms\b|s\b|seconds?\b|bullets?\b|degrees?\b|发|颗|枚|秒|毫秒|度)")
 # "from 16 to 24", "16 发 -> 24 发", "由 16 改为 24": the new value is the second one
-FROM_TO = (rf"(?:\bfrom\s+|由|从)?(?P<a>{NUM})\s*(?P<ua>%|[a-z]+|发|颗|枚|秒|毫秒|度|层)?\s*"
-           rf"(?:->|=>|→|⇒)\s*(?P<b>{NUM})"
-           rf"|(?:\bfrom\s+|由|从)(?P<c>{NUM})\s*(?P<uc>%|[a-z]+|发|颗|枚|秒|毫秒|度|层)?\s*(?:\bto\b|到|改为|改成|变为|变成|提到|提高到|降到|降低到|调到|加到|减到|缩短到|延长到)\s*(?P<d>{NUM})")
+FROM_TO = (rf"(?:\bfrom\s+|由\s*|从\s*)?(?P<a>{NUM})\s*(?P<ua>%|[a-z]+|发|颗|枚|秒|毫秒|度|层)?"
+           rf"(?:\s+(?:between|per|each|a|every)(?:\s+waves?)?)?\s*(?:->|=>|→|⇒)\s*(?P<b>{NUM})"
+           rf"|(?:\bfrom\s+|由\s*|从\s*)(?P<c>{NUM})\s*(?P<uc>%|[a-z]+|发|颗|枚|秒|毫秒|度|层)?\s*(?:\bto\b|到|改为|改成|变为|变成|提到|提高到|降到|降低到|调到|加到|减到|缩短到|延长到)\s*(?P<d>{NUM})")
 # "every 1.5 s instead of 1.2", "not 1.2", "而不是 1.2": the old value is context, not a change
 OLD_VALUE = (rf"\b(?:instead\s+of|rather\s+than|not|was|currently|down\s+from|up\s+from)\s+(?:the\s+)?"
              rf"(?:current\s+)?{NUM}\s*(?:%|ms|s\b|seconds?\b|bullets?\b|degrees?\b)?"

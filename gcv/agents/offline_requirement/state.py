@@ -189,7 +189,9 @@ def is_reference(before: str, after: str) -> bool:
     "make it the spiral" / "into the ring" are not references: there the word is the type asked for.
     """
     definite = (re.search(r"\bthe\s+(?:[\w-]+\s+)?$", before) is not None
-                and re.search(r"\b(?:into|to|as|make\s+it|becomes?)\s+the\s+(?:[\w-]+\s+)?$", before) is None)
+                and (re.search(r"\b(?:into|to|as|make\s+it|becomes?)\s+the\s+(?:[\w-]+\s+)?$", before) is None
+                     # "add 3 degrees ... to the spiral": the phase that gets the amount
+                     or re.search(r"\b(?:add|apply|give)\b[^.;,]*\bto\s+the\s+(?:[\w-]+\s+)?$", before) is not None))
     return (definite or re.search(r"把\s*(?:那个|这个)?\s*$", before) is not None
             or re.match(r"\s*(?:phase|stage|rotation|rotate|spin|bullets?|speed|interval|lifetime|layers?|spread|"
                         r"waves?|bit|part|section|one|pattern)\b|"
