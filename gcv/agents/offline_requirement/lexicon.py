@@ -266,7 +266,7 @@ def numbers_first(t: str) -> str:
 def canonical(t: str) -> str:
     """Words, amounts and rates (after every number is digits)."""
     t = re.sub(r"(\d+)\s+bullets?\s+waves?\b", r"\1 bullets per wave", t)
-    t = re.sub(r"(\d+(?:\.\d+)?)\s*(?:°|degrees?|deg)?\s*(?:/|per|each|every)\s*wave\b", r"rotate \1 degrees per wave", t)
+    t = re.sub(r"(\d+(?:\.\d+)?)\s*(?:°|degrees?|deg)\s*(?:/|per|each|every)\s*wave\b", r"rotate \1 degrees per wave", t)
     t = re.sub(r"\b(?:rotat\w*|spin\w*|turn\w*)\s+rotate\b", "rotate", t)
     # coordination: "longer and shorter lifetime" is "longer lifetime and shorter lifetime"
     comparative = r"faster|slower|longer|shorter|more|fewer|less|wider|narrower|bigger|smaller|higher|lower"

@@ -128,11 +128,15 @@ class RequestReader:
     def _opposites(r: Reading) -> None:
         """'faster and slower', '更快又更慢': both directions of one field; never both applied."""
         by_field: dict[str, list[Edit]] = {}
+        def way(e: Edit) -> int:  # +1 up, -1 down, 0 a value to set
+            if e.operation == "scale":
+                return (e.value > 1) - (e.value < 1)
+            return (e.value > 0) - (e.value < 0) if e.operation == "add" else 0
         for e in r.edits:
-            if e.operation == "scale" and e.value != 1:
+            if way(e):
                 by_field.setdefault(e.field, []).append(e)
         for name, edits in by_field.items():
-            if any(e.value > 1 for e in edits) and any(e.value < 1 for e in edits):
+            if {way(e) for e in edits} == {1, -1}:
                 for e in edits:
                     r.drop_edit(e)
                 said = " / ".join(dict.fromkeys(e.said for e in edits))
