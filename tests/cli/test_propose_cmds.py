@@ -202,3 +202,11 @@ def test_an_unknown_short_option_says_how_to_pass_a_request_that_begins_with_a_d
     result = CliRunner().invoke(APP, ["propose", "-x"])
     assert result.exit_code == 2
     assert "goes after '--'" in result.output and 'gcv propose -- "-x ..."' in result.output
+
+
+def test_a_dash_value_of_an_option_stays_that_options_value() -> None:
+    from gcv.cli.commands.request_text import request_args
+
+    assert request_args(["--seed", "-1", "make phase 2 denser"], frozenset({"--seed"})) == \
+        ["--seed", "-1", "make phase 2 denser"]
+    assert request_args(["--yes", "- phase 2 speed 4"], frozenset({"--seed"})) == ["--yes", "--", "- phase 2 speed 4"]

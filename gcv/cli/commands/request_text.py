@@ -16,11 +16,17 @@ from typer.core import TyperCommand
 _TEXT = re.compile(r"-(?:\s|\d|[^\w-])")  # "- a list", "-20%", "-> ...": text, never an option name
 
 
-def request_args(args: list[str]) -> list[str]:
-    """``args`` with the first free-text argument that begins with "-" moved behind ``--``."""
+def request_args(args: list[str], value_options: frozenset[str] = frozenset()) -> list[str]:
+    """``args`` with the first free-text argument that begins with "-" moved behind ``--``.
+
+    An argument right after an option that takes a value (``--seed -1``) is that option's value
+    and stays where it is.
+    """
     if "--" in args:
         return args
     for i, arg in enumerate(args):
+        if i and args[i - 1] in value_options:
+            continue
         if arg.startswith("-") and not arg.startswith("--") and (_TEXT.match(arg) or any(c.isspace() for c in arg)):
             return [*args[:i], *args[i + 1:], "--", arg]
     return args
@@ -31,7 +37,10 @@ class RequestTextCommand(TyperCommand):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         try:
-            return super().parse_args(ctx, request_args(list(args)))
+            takes_value = frozenset(name for p in self.params if getattr(p, "param_type_name", "") == "option"
+                                    and not getattr(p, "is_flag", False) and not getattr(p, "count", False)
+                                    for name in p.opts)
+            return super().parse_args(ctx, request_args(list(args), takes_value))
         except Exception as exc:  # typer's click: matched by kind, as gcv.cli.root does
             if type(exc).__name__ == "NoSuchOption" and getattr(exc, "option_name", "").startswith("-") \
                     and not getattr(exc, "option_name", "").startswith("--"):
