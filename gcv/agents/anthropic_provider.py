@@ -200,8 +200,11 @@ ASKED_SCHEMA = {"type": "string", "description": "what the request asked for, as
 def requirement_tool() -> dict[str, Any]:
     schema = strict_schema(
         RequirementDecision,
-        omit={"#Goal": {"goal", "source_text"}},  # a constant, and the request GCV already has
+        # a constant, the request GCV already has, and the offline reader's typed questions
+        omit={"#Goal": {"goal", "source_text"}, "$": {"asks"}},
         overrides={"#BlockIssue.asked": ASKED_SCHEMA})
+    for unused in ("Question", "Choice"):  # only the omitted ``asks`` refers to them
+        schema.get("$defs", {}).pop(unused, None)
     return {
         "name": REQUIREMENT_TOOL,
         "description": ("Submit the one decision on the designer's request: accepted (with the goal and the "

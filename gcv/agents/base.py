@@ -39,11 +39,38 @@ class BlockIssue(_Strict):
     rule_id: str = ""
 
 
+QuestionKind = Literal["phase", "field", "unit", "direction", "value", "pattern", "confirm", "contradiction",
+                       "restate", "other"]
+
+
+class Choice(_Strict):
+    """One answer a designer can give with one click: what is shown, and the answer text sent."""
+
+    label: str
+    answer: str
+
+
+class Question(_Strict):
+    """A question with its kind and, where they exist, the choices that answer it.
+
+    ``text`` equals the matching entry of ``RequirementDecision.questions`` (the plain list stays
+    the contract every reader already parses); the choices are what the CLI numbers and the
+    console shows as buttons, each carrying the answer text ``gcv answer`` sends.
+    """
+
+    kind: QuestionKind
+    text: str
+    choices: list[Choice] = Field(default_factory=list)
+
+
 class RequirementDecision(_Strict):
     decision: Decision
     goal: Goal | None = None
     candidate: BulletHellConfig | None = None
     questions: list[str] = Field(default_factory=list)
+    # typed questions (kind and choices), in the order of ``questions``; left out of the JSON when
+    # empty, so recorded decisions keep their bytes and hashes
+    asks: list[Question] = Field(default_factory=list, exclude_if=lambda v: not v)
     issues: list[BlockIssue] = Field(default_factory=list)
     rationale: str = ""
 
@@ -94,5 +121,5 @@ class ReviewProvider(Protocol):
         """Pick accept / repair-with-one-intent / human_review from the evidence."""
 
 
-__all__ = ["AgentCall", "BlockIssue", "DECISIONS", "Decision", "INTENTS", "Intent", "REPAIR_INTENTS",
+__all__ = ["AgentCall", "BlockIssue", "Choice", "DECISIONS", "Question", "QuestionKind", "Decision", "INTENTS", "Intent", "REPAIR_INTENTS",
            "RequirementDecision", "RequirementProvider", "ReviewProvider", "ReviewVerdict", "Usage"]

@@ -80,11 +80,23 @@ RequestClass = Literal[
     "injection",     # a valid request with injected instructions
     "answers",       # a request continued by the designer's answers (follow_ups)
     "unclear",       # genuinely unclear: a question is the right answer
+    # issue 27's held-out part (heldout2.jsonl) adds the classes the first set lacked:
+    "amounts",       # an amount to add or cut ("add 5 bullets", "cut 200 ms", 多加一层)
+    "rates",         # per second vs per wave, "N times as often", rate of fire
+    "rotation",      # rotation verbs (spin, twist, turn the other way, 顺时针)
+    "phase_refs",    # "the last two phases", pattern nicknames, typos in 阶段
+    "compound",      # several edits at once, lists of edits, a change plus a target
+    "negation",      # "don't touch the speed", "not faster, slower", 不要更快
+    "contradiction", # opposite direction words in one request: a question is the right answer
+    "easing",        # colloquial easing and intensifying words (go easy on, 放水, crank up)
+    "numbers",       # fractions and number words (a third, a dozen, three quarters, 三分之二)
 ]
 REQUEST_CLASSES: tuple[str, ...] = RequestClass.__args__  # type: ignore[attr-defined]
 Language = Literal["en", "zh", "mixed"]
-Style = Literal["typos", "casual", "terse"]
-Split = Literal["heldout", "dev"]
+Style = Literal["typos", "casual", "terse", "jargon", "traditional", "list"]
+Split = Literal["heldout", "dev", "heldout2"]
+SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
+STYLES: tuple[str, ...] = Style.__args__  # type: ignore[attr-defined]
 REGIONS = ("targets", "limits", "boss", "player", "scenario")
 _PATTERN_FIELDS = tuple(Pattern.model_fields)
 _TARGET_FIELDS = tuple(Targets.model_fields)
@@ -174,7 +186,8 @@ class LabeledRequest(_Strict):
     """One request of the set, as one JSON line."""
 
     id: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
-    split: Split = Field(description="heldout: written before the reader was tuned and never tuned to")
+    split: Split = Field(description="heldout: written before the reader was tuned and never tuned to; "
+                                     "heldout2: issue 27's second held-out part, written the same way")
     lang: Language
     classes: list[RequestClass] = Field(min_length=1)
     style: list[Style] = Field(default_factory=list)
@@ -557,17 +570,48 @@ class Score(_Strict):
     by_expected: dict[str, Tally]
     misses: list[Miss]
     errors: int = 0
+    # accepted although the label says otherwise, or accepted with a candidate the label refuses
+    wrong_accepts: int = 0
+    # a simulated designer who clicks the choice of the first question that matches the label
+    # (one answer at most); None when the runner cannot take answers (a replay)
+    with_one_answer: Tally | None = None
 
     def as_dict(self) -> dict[str, Any]:
         def table(t: dict[str, Tally]) -> dict[str, Any]:
             return {k: v.as_dict() for k, v in t.items()}
         return {"provider": self.provider, "baseline_hash": self.baseline_hash, "overall": self.overall.as_dict(),
+                "wrong_accepts": self.wrong_accepts,
+                "with_one_answer": self.with_one_answer.as_dict() if self.with_one_answer is not None else None,
                 "by_class": table(self.by_class), "by_lang": table(self.by_lang), "by_split": table(self.by_split),
                 "by_style": table(self.by_style), "by_expected_decision": table(self.by_expected),
                 "errors": self.errors, "misses": [m.model_dump(mode="json") for m in self.misses]}
 
 
 Runner = Union[ProviderRunner, ReplayRunner]
+
+
+def _accepted(outcome: Outcome) -> bool:
+    return outcome.proposal is not None and outcome.proposal.decision.decision == "accepted"
+
+
+def _one_answer(request: LabeledRequest, outcome: Outcome, runner: Runner, baseline: BulletHellConfig) -> bool:
+    """A designer answering from the label: right after clicking one choice of the first question?
+
+    The designer knows what they meant, so of the choices the one that reaches the label is the
+    one they click; a question without choices, or whose choices all miss, stays a miss (a
+    wrong accept stays one: it asked nothing). The recorder (if any) is not written for these.
+    """
+    if outcome.proposal is None or outcome.proposal.decision.decision != "needs_clarification":
+        return False
+    asks = outcome.proposal.decision.asks
+    if not asks or not asks[0].choices or not isinstance(runner, ProviderRunner):
+        return False
+    quiet = ProviderRunner(runner.provider)
+    for choice in asks[0].choices:
+        tried = request.model_copy(update={"follow_ups": [*request.follow_ups, choice.answer]})
+        if judge(request, quiet.run(tried, baseline), baseline) is None:
+            return True
+    return False
 
 
 def score(requests: Iterable[LabeledRequest], runner: Runner, baseline: BulletHellConfig, *, provider: str,
@@ -578,13 +622,20 @@ def score(requests: Iterable[LabeledRequest], runner: Runner, baseline: BulletHe
 
     result = Score(provider=provider, baseline_hash=config_hash(baseline), overall=Tally(),
                    by_class=tallies(REQUEST_CLASSES), by_lang=tallies(("en", "zh", "mixed")),
-                   by_split=tallies(("heldout", "dev")), by_style=tallies(("typos", "casual", "terse")),
+                   by_split=tallies(SPLITS), by_style=tallies(STYLES),
                    by_expected=tallies(DECISIONS), misses=[])
+    answering = isinstance(runner, ProviderRunner)
+    if answering:
+        result.with_one_answer = Tally()
     for request in requests:
         outcome = runner.run(request, baseline)
         reason = judge(request, outcome, baseline)
         ok = reason is None
         result.overall.add(ok)
+        if not ok and _accepted(outcome):
+            result.wrong_accepts += 1
+        if result.with_one_answer is not None:
+            result.with_one_answer.add(ok or _one_answer(request, outcome, runner, baseline))
         for c in dict.fromkeys(request.classes):
             result.by_class[c].add(ok)
         result.by_lang[request.lang].add(ok)
@@ -610,5 +661,5 @@ def score(requests: Iterable[LabeledRequest], runner: Runner, baseline: BulletHe
 
 __all__ = ["LabeledRequest", "Expectation", "Comparison", "load_set", "set_schema", "SetError", "score", "Score",
            "Tally", "Miss", "judge", "Outcome", "ProviderRunner", "ReplayRunner", "Recorder", "RecordingError",
-           "fold_answers", "takes_follow_ups", "bullets_per_second", "REQUEST_CLASSES",
+           "fold_answers", "takes_follow_ups", "bullets_per_second", "REQUEST_CLASSES", "SPLITS", "STYLES",
            "SET_FORMAT", "RECORDING_FORMAT"]

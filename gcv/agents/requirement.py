@@ -103,6 +103,28 @@ def _validation_issues(report: ValidationReport) -> list[BlockIssue]:
     return issues
 
 
+def _mismatch_issues(candidate: BulletHellConfig, calculated: BulletHellConfig) -> list[BlockIssue]:
+    from gcv.validation.diff import diff_configs  # lazy: only on a mismatch
+
+    wrong = {c.path: c.after for c in diff_configs(calculated, candidate)}
+    return [BlockIssue(field=path, asked=value,
+                       allowed=f"{_at(calculated, path)} (what apply_goal builds from the goal)",
+                       message=f"{path} is {value} in the candidate but {_at(calculated, path)} in the calculator's "
+                               "candidate for the same goal", rule_id="agent.candidate_mismatch")
+            for path, value in sorted(wrong.items())]
+
+
+def _at(cfg: BulletHellConfig, path: str) -> object:
+    """The value at a diff path ('$.phases[1].pattern.bullet_speed') of ``cfg``."""
+    node: object = cfg.model_dump(mode="json")
+    for part in path.removeprefix("$.").replace("]", "").replace("[", ".").split("."):
+        if isinstance(node, list):
+            node = node[int(part)] if part.isdigit() and int(part) < len(node) else None
+        elif isinstance(node, dict):
+            node = node.get(part)
+    return node
+
+
 class RequirementAgent:
     """Runs one provider and checks an accepted decision against the contract."""
 
@@ -131,13 +153,24 @@ class RequirementAgent:
                                       rule_id="agent.missing_goal")]})
             return Proposal(blocked, list(calls))
         candidate = decision.candidate
+        try:
+            calculated = apply_goal(baseline, decision.goal)
+        except GoalRangeError as exc:
+            blocked = decision.model_copy(update={"decision": "blocked", "issues": exc.issues})
+            return Proposal(blocked, list(calls))
         if candidate is None:
-            try:
-                candidate = apply_goal(baseline, decision.goal)
-            except GoalRangeError as exc:
-                blocked = decision.model_copy(update={"decision": "blocked", "issues": exc.issues})
-                return Proposal(blocked, list(calls))
+            candidate = calculated
             decision = decision.model_copy(update={"candidate": candidate})
+        elif candidate != calculated:
+            # the model names the intent, the calculator does the arithmetic (issue 27): a candidate
+            # that is not what the goal computes to is never accepted, whatever else it passes
+            report = validate(baseline, candidate, decision.goal)
+            return Proposal(decision.model_copy(update={
+                "decision": "blocked",
+                "issues": [*decision.issues, *_validation_issues(report), *_mismatch_issues(candidate, calculated)],
+                "rationale": (decision.rationale + "; " if decision.rationale else "")
+                             + "the candidate differs from what the calculator builds from the agent's own goal"}),
+                list(calls), report)
         report = validate(baseline, candidate, decision.goal)
         if not report.ok:
             failed = ", ".join(layer.layer for layer in report.layers if layer.status == "failed")

@@ -634,8 +634,10 @@ class _Consistency:
                             f"({len(state.get('agent_calls', []))})")
         tokens = sum(int((c.get("usage") or {}).get(k, 0)) for c in calls for k in (
             "input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
-        if len(calls) != state["usage"]["model_calls"] or tokens != state["usage"]["tokens"]:
-            problems.append(f"usage says {state['usage']['model_calls']} calls / {state['usage']['tokens']} tokens, "
+        # calls that read the designer's answers are counted apart (usage.clarification_calls, issue 27)
+        counted = state["usage"]["model_calls"] + int(state["usage"].get("clarification_calls", 0))
+        if len(calls) != counted or tokens != state["usage"]["tokens"]:
+            problems.append(f"usage says {counted} calls / {state['usage']['tokens']} tokens, "
                             f"the call records {len(calls)} / {tokens}")
         return f"{len(calls)} agent call(s) match the state's hashes and usage ({tokens} tokens)", problems
 

@@ -45,6 +45,16 @@ def model_call_budget(usage: Usage, budgets: Budgets) -> Stop | None:
     return None
 
 
+def clarification_budget(usage: Usage, budgets: Budgets) -> Stop | None:
+    """Calls that read the designer's answers have their own budget, apart from the review rounds'."""
+    if usage.clarification_calls >= budgets.max_clarification_calls:
+        return Stop(Reason.MODEL_CALL_BUDGET,
+                    f"used {usage.clarification_calls} of {budgets.max_clarification_calls} clarification calls "
+                    "(the requirement agent reading the designer's answers); start a new request that states "
+                    "everything at once")
+    return None
+
+
 def token_budget(usage: Usage, budgets: Budgets, next_estimate: int = 0) -> Stop | None:
     total = usage.tokens + next_estimate
     if total > budgets.max_tokens:
@@ -78,5 +88,6 @@ def spin(history: list[tuple[str, str]], intent: str, fingerprint: str) -> Stop 
     return None
 
 
-__all__ = ["Budgets", "Stop", "engine_run_budget", "prescreen_budget", "model_call_budget", "token_budget", "deadline", "stagnation",
+__all__ = ["Budgets", "Stop", "engine_run_budget", "prescreen_budget", "model_call_budget", "clarification_budget",
+           "token_budget", "deadline", "stagnation",
            "spin"]

@@ -238,11 +238,14 @@ class WorkflowLoop:
             state.best_round = best.round
             state.final_candidate_hash = best.candidate_hash
 
-    def _with_budget(self, provider: Any, state: WorkflowState) -> Any:
-        """Tell the provider what is left, so its own retries stay inside the budgets."""
+    def _with_budget(self, provider: Any, state: WorkflowState, *, clarifying: bool = False) -> Any:
+        """Tell the provider what is left, so its own retries stay inside the budgets (a call that
+        reads the designer's answers draws on the clarification budget, not on the model calls)."""
         budgets = state.settings.budgets
+        left = (budgets.max_clarification_calls - state.usage.clarification_calls if clarifying
+                else budgets.max_model_calls - state.usage.model_calls)
         try:
-            provider.budget = CallBudget(remaining_calls=budgets.max_model_calls - state.usage.model_calls,
+            provider.budget = CallBudget(remaining_calls=left,
                                          remaining_tokens=budgets.max_tokens - state.usage.tokens)
         except AttributeError:  # a provider without a budget slot makes exactly one call
             pass
@@ -251,10 +254,14 @@ class WorkflowLoop:
         return provider
 
     @staticmethod
-    def _count_calls(d: WorkflowDir, state: WorkflowState, calls: list[dict[str, Any]]) -> None:
+    def _count_calls(d: WorkflowDir, state: WorkflowState, calls: list[dict[str, Any]], *,
+                     clarifying: bool = False) -> None:
         for call in calls:
             state.agent_calls.append(d.put(call))
-            state.usage.model_calls += 1
+            if clarifying:
+                state.usage.clarification_calls += 1
+            else:
+                state.usage.model_calls += 1
             usage = call.get("usage") or {}
             state.usage.tokens += sum(int(usage.get(k, 0)) for k in TOKEN_FIELDS)
 
@@ -295,13 +302,16 @@ class WorkflowLoop:
         baseline = self._config(d, state.baseline_hash)
         attempt = len(state.answers) + 1
         self._step(d, requirement_activity_key(attempt))
-        stop = guardrails.model_call_budget(state.usage, state.settings.budgets)
+        clarifying = attempt > 1  # reading the designer's answers: the clarification budget pays
+        stop = (guardrails.clarification_budget(state.usage, state.settings.budgets) if clarifying
+                else guardrails.model_call_budget(state.usage, state.settings.budgets))
         if stop:
             return self._stop(d, state, stop)
         follow_ups = [a.text for a in state.answers]
 
         def work() -> dict[str, Any]:
-            provider = self._with_budget(self.activities.requirement_provider(state.settings.provider), state)
+            provider = self._with_budget(self.activities.requirement_provider(state.settings.provider), state,
+                                         clarifying=clarifying)
             try:
                 decision, calls = RequirementAgent(provider).propose(state.request, baseline, follow_ups=follow_ups)
             except AgentError as exc:
@@ -309,7 +319,7 @@ class WorkflowLoop:
             return {"decision": decision.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
 
         result = self._activity(d, requirement_activity_key(attempt), work)
-        self._count_calls(d, state, result["calls"])
+        self._count_calls(d, state, result["calls"], clarifying=clarifying)
         if result.get("error"):
             return self._stop(d, state, _failure_stop(result["error"]))
         decision = RequirementDecision.model_validate(result["decision"])

@@ -45,6 +45,10 @@ class Budgets(GcvModel):
     max_agent_retries: int = Field(default=1, ge=0, le=5, description="retries of malformed agent output")
     max_prescreen_runs: int = Field(default=20, ge=0, le=500,
                                     description="reference-simulator pre-screens of candidates (not engine runs)")
+    # its own small budget: answers never spend the model calls the review rounds need
+    max_clarification_calls: int = Field(default=4, ge=0, le=20,
+                                         description="requirement-agent calls after the designer's answers, retries "
+                                                     "included (apart from max_model_calls)")
 
 
 class Settings(_Model):
@@ -72,6 +76,9 @@ class Usage(_Model):
     tokens: int = 0
     population_runs: int = 0
     prescreen_runs: int = 0
+    # requirement calls after an answer (not in model_calls); left out of the JSON while 0, so a
+    # workflow without answers keeps the bytes it had before the clarification budget existed
+    clarification_calls: int = Field(default=0, exclude_if=lambda v: v == 0)
 
     @property
     def engine_runs(self) -> int:

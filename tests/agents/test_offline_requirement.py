@@ -277,9 +277,9 @@ ROWS: list[Row] = [
     Row("make phase 2 a bidirectional petal", "blocked", issue="$.phases[1].pattern"),  # fails rules.alive_bound
     # --- needs clarification --------------------------------------------------------------------------------
     Row("make it better", "needs_clarification", question="Which phase"),
-    Row("改好一点", "needs_clarification", question="more pressure"),
+    Row("改好一点", "needs_clarification", question="更有压迫感"),  # a Chinese request is asked in Chinese
     Row("make it harder", "needs_clarification", question="Which phase"),
-    Row("更密一点", "needs_clarification", question="Which phase"),
+    Row("更密一点", "needs_clarification", question="要改哪个阶段"),
     Row("make phase 2 better", "needs_clarification", question="more pressure"),
     Row("", "needs_clarification", question="Which phase"),
     Row("phase 2 0.9 seconds", "needs_clarification", question="interval"),
@@ -626,7 +626,7 @@ def test_units_chinese_numerals_full_width_and_approximations(text: str, phase_i
 def test_a_range_is_asked_about_and_an_answer_picks_the_value(text: str) -> None:
     d = decide(text, BASE)
     assert d.decision == "needs_clarification"
-    assert any("9" in q and "11" in q and "which one" in q for q in d.questions), d.questions
+    assert any("9" in q and "11" in q and ("which one" in q or "哪一个" in q) for q in d.questions), d.questions
     assert _pattern(_accepted(text, ("10",)), "phase_3").bullets_per_wave == 10
 
 

@@ -69,7 +69,8 @@ def test_the_set_is_not_the_unit_test_sentences() -> None:
 
 @pytest.mark.slow
 def test_the_offline_reader_reaches_95_percent_on_the_whole_set_and_on_the_held_out_part() -> None:
-    result = score(load_set(SET_DIR), ProviderRunner(OfflineRequirementProvider()), BASE, provider="offline")
+    own = [r for r in load_set(SET_DIR) if r.split != "heldout2"]  # issue 27's part has its own test
+    result = score(own, ProviderRunner(OfflineRequirementProvider()), BASE, provider="offline")
     assert result.overall.accuracy >= 0.95, [m.reason for m in result.misses]
     assert result.by_split["heldout"].accuracy >= 0.95
     for lang in ("en", "zh", "mixed"):
@@ -213,3 +214,29 @@ def test_proposal_outcomes_keep_their_calls() -> None:
     outcome = _offline(row("make phase 2 harder", {"decision": "accepted"}))
     assert isinstance(outcome.proposal, Proposal) and len(outcome.calls) == 1
     assert outcome.calls[0].model == "rules-v2"
+
+
+def test_the_score_counts_wrong_accepts_and_what_one_simulated_answer_reaches() -> None:
+    """Issue 27's figures: a wrong accept is an accepted answer the label refuses; a designer who
+    clicks the choice of the first question that matches the label is right with one answer."""
+    rows = [row("make phase 2 denser", {"decision": "accepted", "density": {"phase_2": "up"}}, id="A"),
+            row("make it denser", {"decision": "accepted", "density": {"phase_3": "up"}, "unchanged": ["rest"]},
+                id="B"),
+            row("make phase 2 denser", {"decision": "needs_clarification"}, id="C")]
+    result = score(rows, ProviderRunner(OfflineRequirementProvider()), BASE, provider="offline")
+    assert (result.overall.correct, result.wrong_accepts) == (1, 1)  # C was accepted: a wrong accept
+    assert result.with_one_answer is not None and result.with_one_answer.correct == 2  # B + "phase 3"
+    assert result.as_dict()["with_one_answer"] == {"total": 3, "correct": 2, "accuracy": 0.6667}
+
+
+@pytest.mark.slow
+def test_the_offline_reader_on_issue_27s_held_out_part() -> None:
+    """The bar of issue 27 on heldout2.jsonl (written before the reader changed, never tuned to):
+    at least 90 % right at first pass, at most 1 % wrong accepts, at least 98 % with one
+    simulated answer."""
+    part = [r for r in load_set(SET_DIR) if r.split == "heldout2"]
+    assert len(part) >= 200
+    result = score(part, ProviderRunner(OfflineRequirementProvider()), BASE, provider="offline")
+    assert result.overall.accuracy >= 0.90, [(m.id, m.reason) for m in result.misses]
+    assert result.wrong_accepts <= 0.01 * len(part), [(m.id, m.reason) for m in result.misses if m.got == "accepted"]
+    assert result.with_one_answer is not None and result.with_one_answer.accuracy >= 0.98

@@ -176,3 +176,37 @@ def test_an_overloaded_model_is_one_message_and_a_documented_exit_code(fake_anth
     fake_anthropic.reply(busy, busy, busy, busy)
     human = run(KEY_EN, "--provider", "anthropic")
     assert human.exit_code == 6 and "the requirement agent failed (agent_unavailable)" in human.stderr
+
+
+# --- issue 27: hints and requests that begin with "-" -------------------------------------------
+
+def test_a_request_that_needs_answers_names_gcv_run_and_gcv_answer_and_shows_the_choices() -> None:
+    result = run("make it denser")
+    assert result.exit_code == 3
+    out = " ".join(result.stdout.split())
+    assert "gcv run 'make it denser'" in out and 'gcv answer WF "ANSWER"' in out
+    assert "submit the request again" not in out
+    assert "(answer: phase 2)" in out and "(answer: all phases)" in out
+    code, doc = run_json("make it denser")
+    assert code == 3 and doc["asks"][0]["kind"] == "phase"
+    assert [c["answer"] for c in doc["asks"][0]["choices"]][-1] == "all phases"
+
+
+@pytest.mark.parametrize("text", ["- phase 2 speed 4", "-20% bullet speed on phase 2", "-> phase 2: speed 4"])
+def test_a_request_that_begins_with_a_dash_is_read_as_the_request(text: str) -> None:
+    code, doc = run_json(text)
+    assert code == 0 and doc["decision"] == "accepted" and doc["request"] == text
+
+
+def test_an_unknown_short_option_says_how_to_pass_a_request_that_begins_with_a_dash() -> None:
+    result = CliRunner().invoke(APP, ["propose", "-x"])
+    assert result.exit_code == 2
+    assert "goes after '--'" in result.output and 'gcv propose -- "-x ..."' in result.output
+
+
+def test_a_dash_value_of_an_option_stays_that_options_value() -> None:
+    from gcv.cli.commands.request_text import request_args
+
+    assert request_args(["--seed", "-1", "make phase 2 denser"], frozenset({"--seed"})) == \
+        ["--seed", "-1", "make phase 2 denser"]
+    assert request_args(["--yes", "- phase 2 speed 4"], frozenset({"--seed"})) == ["--yes", "--", "- phase 2 speed 4"]

@@ -190,3 +190,27 @@ def test_a_passing_change_whose_evidence_cannot_be_written_exits_70(cli, monkeyp
     assert code == out["exit_code"] == 70
     code, status = cli("status", out["workflow_id"])
     assert code == 0 and status["status"] == "evidence_ready"
+
+
+def test_run_prints_the_answer_command_and_a_printed_choice_moves_the_request_on(cli, tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 27: after needs_clarification `gcv run` says how to answer, one command per choice."""
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    monkeypatch.setenv("COLUMNS", "200")
+    human = CliRunner().invoke(app, ["run", "make it denser"])
+    assert human.exit_code == 3
+    line = next(ln for ln in human.output.splitlines() if ln.strip().startswith("gcv answer") and "'phase 2'" in ln)
+    wf = line.split()[2]
+    assert f'gcv answer {wf} "ANSWER"' in human.output
+    code, answered = cli("answer", wf, "phase 2")
+    assert code == 7 and answered["status"] == "awaiting_authorization"
+    code, asked = cli("run", "make it denser")
+    assert code == 3 and asked["answer_command"] == f'gcv answer {asked["workflow_id"]} "ANSWER"'
+    assert asked["asks"][0]["kind"] == "phase"
+
+
+def test_run_and_answer_take_text_that_begins_with_a_dash(cli) -> None:
+    code, out = cli("run", "- make it denser")
+    assert code == 3 and out["status"] == "needs_clarification"
+    code, answered = cli("answer", out["workflow_id"], "- phase 2")
+    assert code == 7 and answered["status"] == "awaiting_authorization"

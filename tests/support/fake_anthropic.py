@@ -173,6 +173,7 @@ def wire_form(decision: Any) -> dict[str, Any]:
     """A RequirementDecision as a good model sends it through the strict tool schema: every field
     present (the strict schema requires them all, null where unset), ``asked`` as JSON text."""
     data = decision.model_dump(mode="json")
+    data.pop("asks", None)  # the tool omits the offline reader's typed questions
     if data["goal"] is not None:
         data["goal"].pop("goal")
         data["goal"].pop("source_text")

@@ -15,6 +15,7 @@ Instructions injected into the request are never obeyed; the decision says they 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -25,6 +26,8 @@ from gcv.agents.goal_applier import DEFAULT_ROTATION_DEG, GoalRangeError, apply_
 from gcv.contract.ranges import PATTERN_RANGES
 from gcv.agents.offline_requirement.handlers.scope import INSTEAD
 from gcv.agents.offline_requirement.reader import RequestReader
+from gcv.agents.offline_requirement.questions import (UP_DOWN, Asked, field_choices, language_of, restate, stop,
+                                                      value_choices, which_phase)
 from gcv.agents.offline_requirement.state import Edit, Pending, Reading, phase_summary
 from gcv.contract.goal import DesignerConstraints, Goal, ParameterEdit
 from gcv.contract.models import BulletHellConfig
@@ -34,18 +37,68 @@ FIELD_EXAMPLES = ("'bullets per wave to 20', 'every 0.5 s', 'speed 4.5', 'lifeti
                   "'rotate 25 degrees per wave', '3 layers'")
 
 
-def _vague_questions(baseline: BulletHellConfig, phase_known: bool) -> list[str]:
+WHAT_CHOICES = [("more pressure (denser, harder)", "更有压迫感（更密、更难）", "denser"),
+                ("less pressure (sparser, easier)", "更轻松（更稀、更简单）", "easier"),
+                ("faster bullets", "子弹更快", "faster bullets"), ("slower bullets", "子弹更慢", "slower bullets"),
+                ("a spiral", "螺旋", "a spiral"), ("a ring", "环形", "a ring"), ("an aimed fan", "扇形自机狙", "an aimed fan"),
+                ("a petal", "花瓣", "a petal"), ("a scatter", "散射", "a scatter")]
+
+
+def _vague_questions(baseline: BulletHellConfig, phase_known: bool) -> list[Asked]:
     questions = []
     if not phase_known and len(baseline.phases) > 1:
-        questions.append(f"Which phase should change? The fight has {phase_summary(baseline)}; or say 'all phases'.")
-    questions.append("What should change: more pressure (denser, harder) or less (sparser, easier)? A different "
-                     "pattern (ring, spiral, aimed fan, petal, scatter)? Bidirectional or reversed rotation? "
-                     "Or an explicit value such as 'bullets per wave to 20' or 'every 0.5 s'?")
+        questions.append(which_phase(baseline, phase_summary(baseline)))
+    questions.append(Asked(
+        "other", "what",
+        "What should change: more pressure (denser, harder) or less (sparser, easier)? A different "
+        "pattern (ring, spiral, aimed fan, petal, scatter)? Bidirectional or reversed rotation? "
+        "Or an explicit value such as 'bullets per wave to 20' or 'every 0.5 s'?",
+        "要改什么：更有压迫感（更密、更难）还是更轻松（更稀、更简单）？换一种弹幕（环形、螺旋、扇形、花瓣、散射）？"
+        "双向或反向旋转？还是一个具体数值，例如“每波 20 发”或“每 0.5 秒一波”？", WHAT_CHOICES))
     return questions
 
 
 def pending_question(p: Pending) -> str:
-    """The question that asks for what ``p`` is missing (and only that)."""
+    """The question that asks for what ``p`` is missing (and only that), in English."""
+    return pending_asked(p).en
+
+
+def pending_asked(p: Pending) -> Asked:
+    """The question for ``p`` with its kind, Chinese text and choices."""
+    key = f"{p.kind}:{p.said}"
+    v = fmt(p.value)
+    if p.kind == "direction":
+        where = f"（{p.field}）" if p.field else ""
+        return Asked("direction", key, _pending_en(p), f"“{p.said}”{where}是增加还是减少？例如“慢 20%”或“每波子弹 +20%”。",
+                     UP_DOWN)
+    if p.kind == "time_field":
+        return Asked("field", key, _pending_en(p), f"“{p.said}”是波间隔（每 {v} 秒一波）还是子弹寿命（寿命 {v} 秒）？",
+                     [("the wave interval", "波间隔", "the wave interval"),
+                      ("the bullet lifetime", "子弹寿命", "the bullet lifetime")])
+    if p.kind == "angle_field":
+        return Asked("field", key, _pending_en(p), f"“{p.said}”是每波旋转角度还是扇形角度？",
+                     [("the rotation per wave", "每波旋转角度", "rotation per wave"),
+                      ("the spread angle", "扇形角度", "spread angle")])
+    if p.kind == "unit":
+        return Asked("unit", key, _pending_en(p), f"间隔“{v}”是秒还是毫秒？例如“每 {v} 秒”或“{v} 毫秒”。",
+                     [("seconds", "秒", "seconds"), ("milliseconds", "毫秒", "ms")])
+    if p.kind == "range":
+        return Asked("value", key, _pending_en(p),
+                     f"“{p.said}”给了两个值（{fmt(p.options[0])} 和 {fmt(p.options[1])}），GCV 该验证哪一个？",
+                     value_choices(p.options))
+    if p.kind == "rate":
+        return Asked("field", key, _pending_en(p),
+                     f"“{p.said}”：是每波更多子弹（间隔不变）还是更短的间隔（每波子弹数不变）？请说出字段，"
+                     f"例如“每波 20 发”或“每 0.5 秒一波”。")
+    if p.kind == "multiplier":
+        return Asked("field", key, _pending_en(p), f"“{p.said}”指的是什么？请说出字段，例如“每波子弹数翻倍”或“波间隔减半”。",
+                     field_choices(p.value, "scale"))
+    return Asked("field", key, _pending_en(p), f"“{p.said}”指的是什么？请说出字段，例如“每波 20 发”、“每 0.5 秒一波”、"
+                 "“速度 4.5”、“寿命 4 秒”、“每波转 25 度”、“3 层”。",
+                 field_choices(p.value, p.operation) + [("drop it", "不要这个数", "drop it")])
+
+
+def _pending_en(p: Pending) -> str:
     if p.kind == "direction":
         where = f" (of {p.field})" if p.field else ""
         return f"'{p.said}'{where}: more or less? Say e.g. '20% slower' or 'bullets per wave +20%'."
@@ -59,6 +112,9 @@ def pending_question(p: Pending) -> str:
                 f"or '{fmt(p.value)} ms'.")
     if p.kind == "range":
         return f"'{p.said}' gives two values ({fmt(p.options[0])} and {fmt(p.options[1])}); which one should GCV verify?"
+    if p.kind == "rate":
+        return (f"'{p.said}': more bullets per wave at the same interval, or a shorter interval with the same "
+                "bullets per wave? Name the field, e.g. '20 bullets per wave' or 'every 0.5 s'.")
     if p.kind == "multiplier":
         return (f"'{p.said}' of what? Name the field, e.g. 'double the bullets per wave' or 'halve the wave "
                 "interval'.")
@@ -99,11 +155,32 @@ def _understood(r: Reading) -> str:
     return summary(r)
 
 
-def _clarify(r: Reading, questions: list[str], rationale: str) -> RequirementDecision:
+class _Clarify(Exception):
+    """Internal: the decision is needs_clarification with these questions (typed)."""
+
+
+def _asked(r: Reading, question: str | Asked) -> Asked:
+    if isinstance(question, Asked):
+        return question
+    return r.asked.get(question) or Asked("other", question, question)
+
+
+def _clarify(r: Reading, questions: Sequence[str | Asked], rationale: str) -> RequirementDecision:
+    asks = [_asked(r, q) for q in questions]
+    r.asks_out = asks  # type: ignore[attr-defined]  # read by decide(): what this decision asked
+    return _written(r, asks, rationale)
+
+
+def _written(r: Reading, asks: list[Asked], rationale: str) -> RequirementDecision:
+    lang = getattr(r, "lang", "en")
     understood = _understood(r)
-    if understood and questions:
-        questions = [f"Understood: {understood}. {questions[0]}", *questions[1:]]
-    return RequirementDecision(decision="needs_clarification", questions=questions,
+    typed = []
+    for n, a in enumerate(asks):
+        prefix = ""
+        if n == 0 and understood:
+            prefix = f"已理解：{understood}。" if lang == "zh" else f"Understood: {understood}. "
+        typed.append(a.question(lang, prefix))
+    return RequirementDecision(decision="needs_clarification", questions=[q.text for q in typed], asks=typed,
                                rationale=rationale + (f" (understood so far: {understood})" if understood else "")
                                + _ignored(r))
 
@@ -126,15 +203,46 @@ def decide(request_text: str, baseline: BulletHellConfig, *, follow_ups: Sequenc
                        f"{MAX_REQUEST_CHARS}. Please state the change in a few sentences."],
             rationale="request too long")
     if not request_text.strip() and not any(a.strip() for a in follow_ups):
-        return RequirementDecision(decision="needs_clarification",
-                                   questions=_vague_questions(baseline, False),
-                                   rationale="the request is empty")
+        empty = Reading(text="")
+        return _clarify(empty, _vague_questions(baseline, False), "the request is empty")
+    lang = language_of(request_text)
     reader = RequestReader(baseline)
     r = reader.read(request_text)
+    r.lang = lang  # type: ignore[attr-defined]
+    history: set[str] = set()  # what earlier decisions of this conversation asked (question keys)
     for answer in follow_ups:
         if answer.strip():
+            before = copy.deepcopy(r)
+            _settle(before, _decide(before, baseline, request_text), history)
             reader.answer(r, answer)
-    return _decide(r, baseline, request_text)
+    return _settle(r, _decide(r, baseline, request_text), history)
+
+
+def _settle(r: Reading, d: RequirementDecision, history: set[str]) -> RequirementDecision:
+    """Never ask the same thing twice: a repeated question becomes a different one, then a stop.
+
+    An answer that settles nothing would otherwise bring back the question it answered (the
+    loop of issue 27: "What does '2' refer to?" after every answer). The first repeat asks
+    the designer to name the field in words; the second stops asking about it.
+    """
+    asks: list[Asked] = list(getattr(r, "asks_out", []))
+    if d.decision != "needs_clarification" or not asks:
+        return d
+    settled = []
+    for a in asks:
+        if a.key in history:
+            said = a.key.split(":", 1)[1] if ":" in a.key else a.key[:40]
+            a = restate(said, a.key.split(":", 1)[0]) if f"restate:{said}" not in history else stop(said)
+            if a.key in history:
+                continue
+        settled.append(a)
+    history.update(a.key for a in asks)
+    history.update(a.key for a in settled)
+    if not settled:
+        settled = [stop("the request")]
+    if [a.key for a in settled] == [a.key for a in asks]:
+        return d
+    return _written(r, settled, d.rationale.split(" (understood so far:")[0])
 
 
 def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> RequirementDecision:
@@ -163,13 +271,13 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
               "only the pattern change? If so, answer 'yes' (nothing is dropped silently).")
     if not r.has_change:
         if r.pending:
-            return _clarify(r, [pending_question(p) for p in r.pending] + _phase_question(r, baseline),
+            return _clarify(r, [pending_asked(p) for p in r.pending] + _phase_question(r, baseline),
                             "the request cannot be mapped without guessing")
         if (r.no_change or r.pressure_negated or r.preserve_visual) and not r.questions:
             return RequirementDecision(decision="no_change",
                                        rationale="the request asks to keep the fight as it is" + _ignored(r))
         phase_known = bool(r.phase_positions or r.all_phases or r.referenced_by_pattern or r.whole_fight)
-        questions = list(r.questions)
+        questions: list[str | Asked] = list(r.questions)
         if questions and not phase_known and len(baseline.phases) > 1:
             questions.append(_vague_questions(baseline, False)[0])
         return _clarify(r, questions or _vague_questions(baseline, phase_known),
@@ -179,7 +287,7 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
               "step changes bullets per wave and the wave interval. Say how instead (e.g. 'faster bullets', "
               "'3 layers').")
     for p in r.pending:
-        r.ask(pending_question(p))
+        r.ask(pending_asked(p))
     if not r.phase_ids:
         if r.bad_phase:
             pass  # already asked which phase was meant
@@ -192,7 +300,11 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
     for e in edits:
         if e.operation == "set":
             if e.field in fields_set and fields_set[e.field] != e.value:
-                r.ask(f"The request sets {e.field} to both {fmt(fields_set[e.field])} and {fmt(e.value)}; which one?")
+                r.ask(Asked("value", f"both:{e.field}",
+                            f"The request sets {e.field} to both {fmt(fields_set[e.field])} and {fmt(e.value)}; "
+                            "which one?",
+                            f"请求把 {e.field} 同时设为 {fmt(fields_set[e.field])} 和 {fmt(e.value)}，要哪一个？",
+                            value_choices((fields_set[e.field], e.value))))
             fields_set[e.field] = e.value
     if r.questions:
         return _clarify(r, list(r.questions), "the request cannot be mapped without guessing")
@@ -231,10 +343,10 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
     return RequirementDecision(decision="accepted", goal=goal, candidate=applied.candidate, rationale=rationale)
 
 
-def _phase_question(r: Reading, baseline: BulletHellConfig) -> list[str]:
+def _phase_question(r: Reading, baseline: BulletHellConfig) -> list[Asked]:
     if r.phase_ids or r.bad_phase or len(baseline.phases) == 1:
         return []
-    return [f"Which phase should change? The fight has {phase_summary(baseline)}; or say 'all phases'."]
+    return [which_phase(baseline, phase_summary(baseline))]
 
 
 def _rotation(r: Reading, baseline: BulletHellConfig) -> tuple[bool, list[Edit], list[str]]:
@@ -300,4 +412,4 @@ def _goal_issues(exc: Exception, r: Reading) -> list[BlockIssue]:
     return [BlockIssue(field="goal", asked=r.text, allowed="a valid gcv.goal/1", message=str(exc))]
 
 
-__all__ = ["decide", "pending_question", "MAX_REQUEST_CHARS", "DEFAULT_ROTATION_DEG"]
+__all__ = ["decide", "pending_question", "pending_asked", "MAX_REQUEST_CHARS", "DEFAULT_ROTATION_DEG"]

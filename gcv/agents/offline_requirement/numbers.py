@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from gcv.agents.offline_requirement import lexicon
 from gcv.agents.offline_requirement.phrases import _UNIT_AHEAD, APPROX_AFTER, APPROX_BEFORE, APPROX_WORDS
 from gcv.agents.offline_requirement.spelling import correct_spelling
 
@@ -145,7 +146,7 @@ def _field_literals(t: str) -> str:
 
 def normalize(text: str) -> str:
     """The text the rules read (see the module docstring)."""
-    t = unicodedata.normalize("NFKC", text).lower()
+    t = lexicon.script(lexicon.before_lower(unicodedata.normalize("NFKC", text)).lower())
     t = t.replace("−", "-").replace("–", "-").replace("—", " - ").replace("’", "'").replace("‘", "'")
     t = t.replace("“", '"').replace("”", '"').replace("×", " x ").replace("≥", ">=").replace("≤", "<=")
     t = re.sub(r"\s*(?:→|⇒|=>)\s*", " -> ", t)
@@ -159,6 +160,7 @@ def normalize(text: str) -> str:
     t = re.sub(r"半秒", "0.5秒", t)
     t = re.sub(r"(\d)\s*秒钟", r"\1秒", t)
     t = re.sub(r"每秒(?=\s*(?:一|1)?\s*波|发射|一次)", "每1秒", t)
+    t = lexicon.numbers_first(t)
     for words, pct in _EN_FRACTIONS.items():  # "by a fifth", "a fifth slower" (not "a fifth phase")
         t = re.sub(rf"\b(by\s+){words}\b|\b{words}(?=\s+(?:slower|faster|more|less|fewer|longer|shorter|"
                    rf"higher|lower|quicker|denser|sparser)\b)", lambda m: (m.group(1) or "") + pct, t)
@@ -169,6 +171,7 @@ def normalize(text: str) -> str:
     # units glued to a number, written one way: 0.6s -> 0.6 s, 450ms -> 450 ms, 120° -> 120 degrees
     t = re.sub(r"(\d)°", r"\1 degrees", t)
     t = re.sub(r"(\d)(ms|s|sec|secs)\b", r"\1 \2", t)
+    t = lexicon.canonical(t)
     # an approximate number is the number
     t = re.sub(APPROX_BEFORE, " ", t)
     t = re.sub(APPROX_AFTER, " ", t)

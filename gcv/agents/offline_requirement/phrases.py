@@ -31,7 +31,8 @@ _N = rf"({NUM})"
 PATTERN_WORDS: dict[str, str] = {
     "ring": (r"\brings?\b|\bcircles?\b|\bcircular\b|\bradial\b|\bnova\b|环形|圆环|环状|圆形|环弹|圆周弹?|全方位|"
              r"(?<=[改换成为])环(?![境节绕])"),
-    "spiral": r"\bspirals?\b|\bswirl(?:s|ing)?\b|\bvortex\b|\bhelix\b|\bpinwheel\b|螺旋|旋涡|漩涡|涡旋",
+    "spiral": (r"\bspirals?\b|\bswirl(?:s|ing|y)?\b|\bvortex\b|\bhelix\b|\bpinwheel\b|\bspinny\b|\bspinner\b|"
+               r"螺旋|旋涡|漩涡|涡旋"),
     "aimed_fan": (r"\baimed[ _-]fans?\b|\baimed\b|\bfans?\b|\bfan[ -]shaped\b|\btargeted\b|\bsnip(?:e|er|ing)\b|"
                   r"\bplayer[ -]aimed\b|\bat the player\b|扇形|扇状|扇面|瞄准|自机狙|狙击|狙"),
     "petal": r"\bpetals?\b|\bflowers?\b|\bblossoms?\b|\bfloral\b|花瓣|花形|花型|花朵|花状|花弹",
@@ -104,9 +105,12 @@ OFF_TOPIC: dict[str, str] = {
                      r"\byellow\b|\borange\b|\bparticles?\b|\banimations?\b|\bcamera\b|\bscreen\s*shake\b|"
                      r"\bskins?\b|\bicons?\b|\bart(?:work)?\b|\bsky\b|\bportraits?\b|\bcutscenes?\b|\bsplash\b|界面|颜色|配色|字体|贴图|美术|特效|背景|红色|蓝色|绿色|紫色|"
                      r"粉色|黄色|白色|黑色|动画|粒子|镜头|震屏|皮肤|立绘|图标|星空|画面|美术|模型|场景"),
-    "the weather": r"\bweather\b|\braining\b|\bsnow\w*\b|\bsunny\b|天气|下雨|下雪|气温",
+    "the weather": r"\bweather\b|\brain(?:ing|y)?\b|\bsnow\w*\b|\bsunny\b|\bforecast\b|天气|下雨|下雪|气温",
+    "food": r"\blunch\b|\bdinner\b|\bbreakfast\b|\brecipe\b|\bpizza\b|吃什么|午饭|晚饭|早饭|外卖|做饭",
+    "sports and news": r"\bfootball\b|\bsoccer\b|\bbasketball\b|\bmatch\s+last\s+night\b|\bwho\s+won\b|\bnews\b|"
+                       r"\bstock\s+market\b|足球|篮球|比赛结果|新闻|股票",
     "writing": (r"\bpoems?\b|\bpoetry\b|\bhaiku\b|\bstory\b|\blore\b|\bdialogue\b|\bjokes?\b|\bessay\b|"
-                r"\btranslat\w*\b|\brecipes?\b|\bemails?\b|写诗|一首诗|诗歌|故事|剧情|对话|翻译|笑话|菜谱|作文"),
+                r"\btranslat\w*\b|\brecipes?\b|\bemails?\b|写诗|一首诗|首.{0,8}诗|诗|故事|剧情|对话|翻译|笑话|菜谱|作文"),
     "other game systems": (r"\bsave\s*(?:game|file)s?\b|\bleaderboards?\b|\bachievements?\b|\bmultiplayer\b|"
                            r"\bnetwork\w*\b|\blogin\b|\bsubtitles?\b|\blocali[sz]ation\b|\bcontrollers?\b|"
                            r"\bkey\s*bindings?\b|\bvibration\b|\bcredits?(?:\s+screen)?\b|\btitle\s+screen\b|\btutorial\b|\bshop\b|\bstore\b|\bloot\b|制作人员|片尾|教程|商店|存档|排行榜|成就|联机|登录|字幕|手柄|按键"),
@@ -122,7 +126,8 @@ WRITE_SCOPE: list[tuple[str, str, str]] = [
      r"boss\s*(?:的)?\s*位置|首领(?:的)?位置|移动\s*boss",
      "$.boss.position", "the boss's position"),
     (r"\bplayer(?:'s)?\s+(?:move(?:ment)?\s+)?speed\b|\bspeed\s+of\s+the\s+player\b|\bmove(?:ment)?\s*speed\b|"
-     r"\bplayer\s+(?:moves?\s+)?(?:faster|slower|quicker)\b|\bplayer\s+move\s+(?:faster|slower|quicker)\b|"
+     r"\bplayer\s+(?:moves?\s+)?(?:\d+(?:\.\d+)?%\s+|a\s+bit\s+|much\s+)?(?:faster|slower|quicker)\b|"
+     r"\bplayer\s+move\s+(?:faster|slower|quicker)\b|"
      r"\bfocus\s+(?:speed|multiplier)\b|\bplayer\b[^.;,]{0,24}?\b(?:move|moves|moving|movement|walks?|runs?)\b|"
      r"玩家(?:的)?(?:移动)?速度|自机(?:的)?(?:移动)?速度|移动速度|移速|低速模式",
      "$.player.move_speed", "the player's movement speed"),
@@ -282,7 +287,7 @@ REVERSE = (r"\breverse[ds]?\b(?!\s+(?:the\s+)?(?:change|last|previous|edit|that)
            r"\bopposite\s+(?:direction|way|rotation|spin)\b|\bthe\s+other\s+way\b|"
            r"\b(?:flip|invert)\s+(?:the\s+|its\s+)?(?:rotation|direction|spin)\b|"
            r"反向|反转|反过来转|反过来|倒转|方向相反|反方向|转向相反|翻转旋转")
-ALL_PHASES = (r"\b(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?(?:\d+\s+)?(?:phases?|stages?)\b|\bboth\s+phases\b|"
+ALL_PHASES = (r"\b(?:all|every|each)\s+(?:of\s+the\s+|the\s+)?(?:\d+\s+)?(?:phases|stages|(?:phase|stage)\b(?!\s*\d))\b|\bboth\s+phases\b|"
               r"\bthe\s+(?:whole|entire)\s+(?:fight|battle|boss(?:\s+fight)?)\b|\bacross\s+the\s+board\b|"
               r"\beverywhere\b|\ball\s+patterns\b|\bevery\s+pattern\b|"
               r"所有(?:的)?阶段|全部(?:的)?阶段|每个阶段|每一个?阶段|各个?阶段|全阶段|整场|全场|所有(?:的)?弹幕|"
@@ -326,9 +331,9 @@ RANGE = (rf"\bbetween\s+(?P<a>{NUM})\s*(?P<ua>%|[a-z]+)?\s+and\s+(?P<b>{NUM})"
          rf"|(?<![\w.])(?P<c>{NUM})\s*(?P<uc>%|ms|s|发|颗|秒|毫秒|度)?\s*(?:-|~|\bto\b|到|至)\s*(?P<d>{NUM})\s*"
          r"(?P<ud>%|ms\b|s\b|seconds?\b|bullets?\b|degrees?\b|发|颗|枚|秒|毫秒|度)")
 # "from 16 to 24", "16 发 -> 24 发", "由 16 改为 24": the new value is the second one
-FROM_TO = (rf"(?:\bfrom\s+|由|从)?(?P<a>{NUM})\s*(?P<ua>%|[a-z]+|发|颗|枚|秒|毫秒|度|层)?\s*"
-           rf"(?:->|=>|→|⇒)\s*(?P<b>{NUM})"
-           rf"|(?:\bfrom\s+|由|从)(?P<c>{NUM})\s*(?P<uc>%|[a-z]+|发|颗|枚|秒|毫秒|度|层)?\s*(?:\bto\b|到|改为|改成|变为|变成)\s*(?P<d>{NUM})")
+FROM_TO = (rf"(?:\bfrom\s+|由\s*|从\s*)?(?P<a>{NUM})\s*(?P<ua>%|[a-z]+|发|颗|枚|秒|毫秒|度|层)?"
+           rf"(?:\s+(?:between|per|each|a|every)(?:\s+waves?)?)?\s*(?:->|=>|→|⇒)\s*(?P<b>{NUM})"
+           rf"|(?:\bfrom\s+|由\s*|从\s*)(?P<c>{NUM})\s*(?P<uc>%|[a-z]+|发|颗|枚|秒|毫秒|度|层)?\s*(?:\bto\b|到|改为|改成|变为|变成|提到|提高到|降到|降低到|调到|加到|减到|缩短到|延长到)\s*(?P<d>{NUM})")
 # "every 1.5 s instead of 1.2", "not 1.2", "而不是 1.2": the old value is context, not a change
 OLD_VALUE = (rf"\b(?:instead\s+of|rather\s+than|not|was|currently|down\s+from|up\s+from)\s+(?:the\s+)?"
              rf"(?:current\s+)?{NUM}\s*(?:%|ms|s\b|seconds?\b|bullets?\b|degrees?\b)?"
@@ -371,7 +376,7 @@ WHOLE_FIGHT = (r"\boverall\b|\bacross\s+the\s+board\b|\beverywhere\b|\beverythin
 # --------------------------------------------------------------------------------------------
 
 # cues right before a pattern word that make it the OLD pattern ("instead of a ring", "把环形")
-SWITCH_OLD_BEFORE = (r"(?:\binstead\s+of|\brather\s+than|\bnot|\bno\s+more|\bin\s+place\s+of|\bfrom|\breplac\w*|\bswap\w*|"
+SWITCH_OLD_BEFORE = (r"(?:\binstead\s+of|\brather\s+than|\bnot|\bno\s+more|\bno\s+longer(?:\s+be)?|\bin\s+place\s+of|\bfrom|\breplac\w*|\bswap\w*|"
                      r"\bturn\w*|\bchange\w*|\bswitch\w*|\bconvert\w*|\bdon'?t\s+want|\bget\s+rid\s+of|\bdrop|"
                      r"\bremove|\bditch|代替|替换|替代|取代|不要|不用|把|由|从|将)"
                      r"(?:\s+|'s\b|的|the\b|an?\b|its\b|current\b|old\b|existing\b)*$")

@@ -29,13 +29,29 @@ from gcv.agents.offline_requirement.numbers import normalize
 from gcv.agents.offline_requirement.phrases import (ANSWER_DOWN, ANSWER_MS, ANSWER_SECONDS, ANSWER_UP, ANSWER_YES,
                                                     DOWN_WORDS, FIELD_WORDS, INTERVAL_CONTEXT, LIFETIME_CONTEXT, NUM,
                                                     UP_WORDS)
+from gcv.agents.offline_requirement.questions import Asked
 from gcv.agents.offline_requirement.state import Clause, Context, Edit, Pending, Reading, field_in, has, num
 from gcv.contract.models import BulletHellConfig
 
 _CLAUSE_SPLIT = re.compile(
     r"(?<!\d)\.|\.(?!\d)|[;!?。；！？\n]|,|，|\bbut\b|\bthen\b|\bwhile\b|\balso\b|\bhowever\b|"
+    r"\band\b(?=\s+(?:(?:make|set|give)\s+)?(?:phase|stage)\s*\d)|"
     r"但是|但|并且|而且|同时|然后|另外|不过")
 _SPEED_WORDS = r"\bfast\w*|\bslow\w*|\bquick\w*|快|慢"
+ANSWER_DROP = r"(?:drop|ignore|skip|forget)\s+(?:it|that|the\s+number)|不要这个数|去掉这个数|忽略|不要了"
+TARGET_ANSWERS = {"max_player_hits": r"\bhits?\b|受击|被击中|挨",
+                  "min_low_fps": r"\bfps\b|frame\s*rate|帧",
+                  "max_alive_bullets": r"\balive\b|on\s+screen|\bcap\b|存活|同屏"}
+
+
+# the two sides of a field, as answers the reader reads back ("faster bullets" is bullet_speed x1.2)
+_BOTH_WAYS = {"bullets_per_wave": ("more bullets", "fewer bullets"),
+              "wave_interval_ms": ("fire less often", "fire more often"),
+              "bullet_speed": ("faster bullets", "slower bullets"),
+              "bullet_lifetime_seconds": ("longer-lived bullets", "shorter-lived bullets"),
+              "rotation_per_wave_deg": ("rotate faster", "rotate slower"),
+              "spread_angle_deg": ("wider spread", "narrower spread"),
+              "layer_count": ("more layers", "fewer layers")}
 
 
 class RequestReader:
@@ -66,9 +82,19 @@ class RequestReader:
             r.wait(Pending("field", m.group(), num(m.group()), "set"))
 
     def finish(self, r: Reading) -> None:
-        """Target phases; one quantity per change."""
+        """Target phases; one quantity per change; opposite directions for one field are a question."""
         resolve(self.ctx, r)
+        self._opposites(r)
         qualitative = [e for e in r.edits if e.qualitative]
+        explicit_scales = [e for e in r.edits if not e.qualitative and e.operation == "scale"]
+        if len({e.field for e in qualitative}) == 1 and len(explicit_scales) == 1:
+            # "whirl faster, like 20% faster": the percentage sizes the word it goes with
+            q, e = qualitative[-1], explicit_scales[0]
+            if e.field != q.field and field_in(e.said) is None and (e.value > 1) == (q.value > 1):
+                r.drop_edit(q)
+                r.drop_edit(e)
+                r.edits.append(Edit(q.field, "scale", e.value, f"{q.said}, {e.said}"))
+                r.note(f"'{q.said}' and '{e.said}' are one change: {q.field} x {fmt(e.value)}")
         fields = {e.field for e in qualitative}
         if len(fields) == 1:
             q = qualitative[-1]
@@ -97,6 +123,28 @@ class RequestReader:
         explicit = {e.field for e in r.edits if not e.qualitative}
         for e in [e for e in r.edits if e.qualitative and e.field in explicit]:
             r.drop_edit(e)
+
+    @staticmethod
+    def _opposites(r: Reading) -> None:
+        """'faster and slower', '更快又更慢': both directions of one field; never both applied."""
+        by_field: dict[str, list[Edit]] = {}
+        def way(e: Edit) -> int:  # +1 up, -1 down, 0 a value to set
+            if e.operation == "scale":
+                return (e.value > 1) - (e.value < 1)
+            return (e.value > 0) - (e.value < 0) if e.operation == "add" else 0
+        for e in r.edits:
+            if way(e):
+                by_field.setdefault(e.field, []).append(e)
+        for name, edits in by_field.items():
+            if {way(e) for e in edits} == {1, -1}:
+                for e in edits:
+                    r.drop_edit(e)
+                said = " / ".join(dict.fromkeys(e.said for e in edits))
+                up, down = _BOTH_WAYS[name]
+                r.ask(Asked("contradiction", f"contradiction:{name}",
+                            f"The request asks for both more and less {name} ({said}); which one?",
+                            f"请求对 {name} 同时要求增加和减少（{said}），要哪一个？",
+                            [(up, f"增加 {name}", up), (down, f"减少 {name}", down)]))
 
     # -- answers ----------------------------------------------------------------------------
 
@@ -138,6 +186,12 @@ class RequestReader:
                     r.drop_edit(x)
                 r.edits.append(e)
             r.pending.extend(a.pending)
+        # an answer that picks one side settles the contradiction it answers
+        settled = {f"contradiction:{e.field}" for e in a.edits}
+        settled |= {"contradiction:pressure"} if a.pressure != "keep" else set()
+        settled |= {"contradiction:bidirectional"} if a.bidirectional is not None else set()
+        settled |= {"contradiction:direction"} if a.direction else set()
+        r.questions = [q for q in r.questions if getattr(r.asked.get(q), "key", None) not in settled]
         r.constraints.update(a.constraints)
         r.blocks.extend(a.blocks)
         r.ignored.extend(i for i in a.ignored if i not in r.ignored)
@@ -158,6 +212,19 @@ class RequestReader:
             r.off_topic_confirmed = True
             if not a.has_change:
                 return True
+        numbers = [p for p in r.pending if p.kind == "field" and p.operation == "set"]
+        if numbers and re.fullmatch(ANSWER_DROP, bare):  # the choice "drop it": the number was not a change
+            r.pending.remove(numbers[0])
+            r.note(f"'{numbers[0].said}' dropped (answer '{bare}')")
+            return True
+        target = next((name for name, word in TARGET_ANSWERS.items() if has(word, bare)), None)
+        if numbers and target and not a.constraints and numbers[0].value.denominator == 1:
+            # "2" + "the hit limit": the number is a target (a constraint), not a pattern field
+            p = numbers[0]
+            r.pending.remove(p)
+            r.constraints[target] = p.value
+            r.note(f"constraint: {target} {fmt(p.value)} ('{p.said}' + answer '{bare}')")
+            return True
         for p in list(r.pending):
             edit = self._complete(p, bare, a)
             if edit is None:

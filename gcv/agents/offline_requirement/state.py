@@ -86,6 +86,7 @@ class Reading:
     ignored: list[str] = field(default_factory=list)   # injected instructions, read and not obeyed
     pending: list[Pending] = field(default_factory=list)
     off_topic_confirmed: bool = False  # an answer said: verify only the pattern change
+    asked: dict[str, Any] = field(default_factory=dict)  # question text -> its questions.Asked (kind, zh, choices)
 
     @property
     def has_change(self) -> bool:
@@ -96,9 +97,13 @@ class Reading:
         if text not in self.understood:
             self.understood.append(text)
 
-    def ask(self, question: str) -> None:
-        if question not in self.questions and len(self.questions) < MAX_QUESTIONS:
-            self.questions.append(question)
+    def ask(self, question: Any) -> None:
+        """Ask a question: a plain English text, or a ``questions.Asked`` (kind, Chinese text, choices)."""
+        text = question if isinstance(question, str) else question.en
+        if not isinstance(question, str):
+            self.asked[text] = question
+        if text not in self.questions and len(self.questions) < MAX_QUESTIONS:
+            self.questions.append(text)
 
     def drop_edit(self, edit: Edit) -> None:
         self.edits = [e for e in self.edits if e is not edit]
@@ -184,10 +189,13 @@ def is_reference(before: str, after: str) -> bool:
     "make it the spiral" / "into the ring" are not references: there the word is the type asked for.
     """
     definite = (re.search(r"\bthe\s+(?:[\w-]+\s+)?$", before) is not None
-                and re.search(r"\b(?:into|to|as|make\s+it|becomes?)\s+the\s+(?:[\w-]+\s+)?$", before) is None)
+                and (re.search(r"\b(?:into|to|as|make\s+it|becomes?)\s+the\s+(?:[\w-]+\s+)?$", before) is None
+                     # "add 3 degrees ... to the spiral": the phase that gets the amount
+                     or re.search(r"\b(?:add|apply|give)\b[^.;,]*\bto\s+the\s+(?:[\w-]+\s+)?$", before) is not None))
     return (definite or re.search(r"把\s*(?:那个|这个)?\s*$", before) is not None
-            or re.match(r"\s*(?:phase|stage|rotation|spin|bullets?|speed|interval|lifetime|layers?|spread|waves?)\b|"
-                        r"\s*(?:的)?(?:阶段|子弹|弹速|速度|间隔|旋转|转速)", after) is not None)
+            or re.match(r"\s*(?:phase|stage|rotation|rotate|spin|bullets?|speed|interval|lifetime|layers?|spread|"
+                        r"waves?|bit|part|section|one|pattern)\b|"
+                        r"\s*(?:的)?(?:阶段|子弹|弹速|速度|间隔|旋转|转速|那段|那关|那个|那一段|部分|弹幕)", after) is not None)
 
 
 def phase_summary(baseline: BulletHellConfig) -> str:

@@ -47,6 +47,11 @@ def _print_human(result: dict[str, Any], misses_shown: int) -> None:
     overall = result["overall"]
     out.print(f"[bold]{escape(result['provider'])}[/]: {_pct(overall)} right"
               + (f", {result['errors']} agent error(s)" if result["errors"] else ""))
+    total = overall["total"] or 1
+    out.print(f"wrong accepts: {result['wrong_accepts']} ({100 * result['wrong_accepts'] / total:.1f}%)")
+    if result.get("with_one_answer"):
+        out.print(f"with one simulated answer (the first question's choice that matches the label): "
+                  f"{_pct(result['with_one_answer'])} right")
     for title, key in (("split", "by_split"), ("language", "by_lang"), ("class", "by_class"),
                        ("style", "by_style"), ("expected decision", "by_expected_decision")):
         rows = result[key]
@@ -80,7 +85,7 @@ def eval_requests_command(
     baseline: Annotated[Optional[Path], typer.Option(
         "--baseline", help=f"the baseline the labels were written against; default ${BASELINE_ENV} or "
                            "artifacts/baselines/shrine_trial.json")] = None,
-    split: Annotated[Optional[str], typer.Option("--split", help="only this split: heldout or dev")] = None,
+    split: Annotated[Optional[str], typer.Option("--split", help="only this split: heldout, heldout2 or dev")] = None,
     only_class: Annotated[Optional[list[str]], typer.Option(
         "--class", help="only requests of this class (repeatable)")] = None,
     lang: Annotated[Optional[str], typer.Option("--lang", help="only this language: en, zh or mixed")] = None,
@@ -92,7 +97,7 @@ def eval_requests_command(
     """Score a Requirement Agent provider on a labeled request set."""
     from gcv.contract.loading import GcvInputError, default_baseline_path, load_config  # lazy: start-up time
     # project imports here keep `gcv --help` fast (the agents pull in the validation stack)
-    from gcv.agents.request_eval import (REQUEST_CLASSES, ProviderRunner, Recorder, RecordingError, ReplayRunner,
+    from gcv.agents.request_eval import (REQUEST_CLASSES, SPLITS, ProviderRunner, Recorder, RecordingError, ReplayRunner,
                                          SetError, load_set, score)
     from gcv.agents.requirement import UnknownProviderError, get_requirement_provider
     from gcv.store.paths import workspace_root
@@ -100,8 +105,8 @@ def eval_requests_command(
     if request_set is None:
         fail_usage("missing argument SET (a .jsonl request set or a folder of them)", json_mode=json_out,
                    hint="gcv eval-requests artifacts/requests [--provider offline|anthropic|replay:PATH] [--json]")
-    if split is not None and split not in ("heldout", "dev"):
-        fail_usage(f"--split {split!r}: expected heldout or dev", json_mode=json_out)
+    if split is not None and split not in SPLITS:
+        fail_usage(f"--split {split!r}: expected {', '.join(SPLITS)}", json_mode=json_out)
     if lang is not None and lang not in ("en", "zh", "mixed"):
         fail_usage(f"--lang {lang!r}: expected en, zh or mixed", json_mode=json_out)
     for c in only_class or []:

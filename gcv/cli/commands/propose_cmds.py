@@ -18,6 +18,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
+from gcv.cli.commands.request_text import RequestTextCommand
 from gcv.cli.output import EXIT_OK, EXIT_USAGE, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
 
@@ -77,6 +78,13 @@ def print_change(out: Any, change: list[dict[str, Any]], *, title: str) -> None:
     print_table(out, cols + ([Col("origin")] if with_origin else []), rows, title=title)
 
 
+def _quoted(text: str) -> str:
+    """The request as one shell word (a request that begins with '-' goes after '--')."""
+    import shlex  # lazy: only for the hint
+
+    return ("-- " if text.startswith("-") else "") + shlex.quote(text)
+
+
 def _print_human(payload: dict[str, Any], report: Any) -> None:
     out = console()
     decision = payload["decision"]
@@ -101,8 +109,12 @@ def _print_human(payload: dict[str, Any], report: Any) -> None:
         print_report(report, "candidate")
     if payload["questions"]:
         out.print("[bold yellow]questions[/]")
+        asks = {a["text"]: a for a in payload.get("asks") or []}
         for n, question in enumerate(payload["questions"], 1):
             out.print(f"  {n}. {escape(question)}")
+            for m, choice in enumerate((asks.get(question) or {}).get("choices") or [], 1):
+                out.print(f"     {chr(96 + m) if m <= 26 else m}) {escape(choice['label'])}  "
+                          f"[dim](answer: {escape(choice['answer'])})[/]")
     if payload["issues"]:
         from gcv.cli.tables import Col, print_table  # lazy: start-up time
 
@@ -111,7 +123,9 @@ def _print_human(payload: dict[str, Any], report: Any) -> None:
                     [[issue["field"], issue.get("rule_id") or "", _show(issue["asked"]), str(issue["allowed"]),
                       issue["message"]] for issue in payload["issues"]], title="issues")
     hint = {"accepted": "next: authorize test runs of this candidate",
-            "needs_clarification": "answer the questions and submit the request again",
+            "needs_clarification": ("propose keeps no answers: start the request with "
+                                    f"gcv run {_quoted(payload['request'])} and answer its questions with "
+                                    "gcv answer WF \"ANSWER\" (the same request continues)"),
             "out_of_scope": "GCV changes the boss fight's bullet patterns and their targets only",
             "no_change": "nothing to verify",
             "blocked": "change the request so that it stays inside the contract"}[decision]
@@ -194,6 +208,7 @@ def propose_command(
         "change": [{k: c[k] for k in ("path", "before", "after", "percent")} for c in change],
         "validation": report.model_dump(mode="json") if report is not None else None,  # type: ignore[attr-defined]
         "questions": dumped["questions"],
+        "asks": dumped.get("asks", []),  # the questions typed: kind and choices (each with its answer text)
         "issues": dumped["issues"],
         "agent_calls": [call.model_dump(mode="json") for call in proposal.calls],
         "exit_code": code,
@@ -206,7 +221,7 @@ def propose_command(
 
 
 app = typer.Typer()
-app.command("propose")(propose_command)
+app.command("propose", cls=RequestTextCommand)(propose_command)
 
 
 __all__ = ["app", "propose_command", "EXIT_CODES", "EXIT_ATTENTION", "EXIT_BLOCKED", "EXIT_USAGE"]

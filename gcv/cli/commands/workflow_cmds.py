@@ -15,6 +15,7 @@ from typing import Any, NoReturn, Optional
 import typer
 from rich.text import Text
 
+from gcv.cli.commands.request_text import RequestTextCommand
 from gcv.cli.failures import EXIT_ENVIRONMENT, EXIT_USAGE
 from gcv.cli.output import console, emit_json, fail_usage
 from gcv.cli.tables import Col, print_table
@@ -161,12 +162,16 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_repor
         from gcv.cli.browser import open_in_browser  # lazy: only for --open
 
         opened["opened"] = open_in_browser(Path(paths["report"])) if paths.get("report") else False
+    asks = _asks(engine, state)
     if json_mode:
+        extra = {"answer_command": f'gcv answer {state.id} "ANSWER"', "asks": asks} if asks is not None else {}
         emit_json({**summary_object(engine, state), "evidence": paths, **opened, "evidence_written": written is not None,
-                   "exit_code": exit_code})
+                   **extra, "exit_code": exit_code})
     else:
         _print_summary(engine, state)
         con = console()
+        if asks is not None:
+            _print_answer_hint(con, state.id, asks)
         if paths.get("report"):
             con.print(f"report: {paths['report']}"
                       + {None: "", True: " (opened in a browser)",
@@ -176,6 +181,28 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_repor
                       soft_wrap=True)
             con.print(f"verify: gcv verify {paths['bundle']} --replay", markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
+
+
+def _asks(engine, state) -> list[dict[str, Any]] | None:
+    """The typed questions (kind, choices) of a workflow that waits for answers; None otherwise."""
+    if state.status != "needs_clarification" or state.requirement is None:
+        return None
+    decision = engine.ws.workflow_dir(state.id).get(state.requirement.hash) or {}
+    return list(decision.get("asks") or [])
+
+
+def _print_answer_hint(con, wf_id: str, asks: list[dict[str, Any]]) -> None:
+    """How to answer: the command, and one ready command per choice of the first question."""
+    import shlex  # lazy: only here
+
+    choices = (asks[0].get("choices") or []) if asks else []
+    if choices:
+        con.print("answer with one of:", markup=False)
+        for choice in choices:
+            con.print(f"  gcv answer {wf_id} {shlex.quote(choice['answer'])}    # {choice['label']}", markup=False,
+                      soft_wrap=True)
+    con.print(f'answer: gcv answer {wf_id} "ANSWER"  (the same request continues with the answer)', markup=False,
+              soft_wrap=True)
 
 
 def _advance(engine, wf_id: str, json_mode: bool):
@@ -211,7 +238,7 @@ def _interrupted(engine, wf_id: str, json_mode: bool) -> NoReturn:
 app = typer.Typer()
 
 
-@app.command("run")
+@app.command("run", cls=RequestTextCommand)
 def run(
     request: str = typer.Argument(..., metavar="REQUEST", help="the designer's change, in plain language"),
     baseline: Optional[Path] = typer.Option(None, "--baseline", help="baseline config (default: the registry's active version)"),
@@ -410,7 +437,7 @@ def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
                 [[row["id"], row["status"], _ran(row["engine"], row.get("engines_used") or []), row["provider"],
                   _clip(row["request"], 60)] for row in rows])
 
-@app.command("answer")
+@app.command("answer", cls=RequestTextCommand)
 def answer(
     wf_id: str = typer.Argument(..., metavar="WF"),
     text: str = typer.Argument(..., metavar="ANSWER", help="the answers to the questions, in plain language"),

@@ -35,7 +35,7 @@ def read(seg: Segment) -> str:
     text = sub_all(rf"\b(?:add|plus|remove|subtract|minus|take)\s+(?:an?\s+)?(?:extra\s+)?(?P<n>{NUM})\s*"
                    rf"(?P<unit>{UNITS})(?:\s+(?:off|away))?", text, add)
     text = sub_all(rf"\b(?:increase|raise|boost|up|lengthen|extend|decrease|reduce|lower|cut|shorten|drop)\w*\s+"
-                   rf"(?:the\s+)?(?:[\w-]+\s+){{0,3}}?by\s+(?P<n>{NUM})\s*(?P<unit>{UNITS})?", text, add)
+                   rf"(?:the\s+)?(?:[\w'-]+\s+){{0,4}}?by\s+(?P<n>{NUM})\s*(?P<unit>{UNITS})?", text, add)
     text = sub_all(rf"(?<![\w.])(?P<n>\+\d+(?:\.\d+)?)\s*(?P<unit>{UNITS})?", text, add)
     return sub_all(rf"(?:增加|多加|多打|多发|多|加上|加|提高|增多|减少|少打|少发|少|减去|减|降低|去掉)\s*了?\s*(?P<n>{NUM})\s*"
                    rf"(?P<unit>毫秒|秒|发|颗|枚|层|度)?", text, add)

@@ -15,13 +15,20 @@ import re
 
 from gcv.agents.offline_requirement.handlers import counts, multiply, percent, values
 from gcv.agents.offline_requirement.handlers.segment import NumericHandler, Segment
-from gcv.agents.offline_requirement.state import Clause, Context, Reading
+from gcv.agents.offline_requirement.phrases import NUM
+from gcv.agents.offline_requirement.state import Clause, Context, Pending, Reading, num, sub_all
 
 _SEGMENT_SPLIT = re.compile(r"\band\b|\bwith\b|\bplus\b|&|、|和|并|且|及|以及")
 
+def read_rate(seg: Segment) -> str:
+    """'20 bullets per second' (the lexicon's 'bps-rate'): per wave or per interval? Asked, never guessed."""
+    return sub_all(rf"(?P<n>{NUM})\s*bps-rate", seg.text, lambda m: seg.r.wait(
+        Pending("rate", f"{m.group('n')} bullets per second", num(m.group("n")))))
+
+
 # the order matters: each step blanks what it read
 NUMERIC_STEPS: list[NumericHandler] = [
-    values.read_from_to, values.read_old_value, values.read_range,
+    read_rate, values.read_from_to, values.read_old_value, values.read_range,
     multiply.read_words, multiply.read_times, percent.read, counts.read, values.read,
 ]
 

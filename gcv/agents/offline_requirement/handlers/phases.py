@@ -21,6 +21,7 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
         else:
             r.ask(f"You mention {n} phases, but the fight has {ctx.count} ({phase_summary(ctx.baseline)}). "
                   "Which phases should change?")
+    text = read_groups(ctx, text, r, clause)
     text = sub_all(r"(?:这|全部|所有)?\s*(\d+)\s*个阶段(?:都|全部)?", text, counted)
 
     for phase in ctx.baseline.phases:  # ids and titles as written in the baseline
@@ -44,6 +45,10 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     # a continuation is one digit not followed by a unit ("phase 2 to 20 bullets" is not a range)
     first = r"\d+(?![\d.%]|\s*%|\s*(?:x|times)\b)"
     more = rf"[1-9](?![\d.]|{_UNIT_AHEAD})"
+    def ordinal_first(m: re.Match[str]) -> None:  # "the last phase 14 bullets": 14 is a count, not a phase
+        word = m.group(1)
+        ctx.add_phase(ctx.count if word in ("last", "final") else _ORDINALS[word], r, clause)
+    text = sub_all(rf"\b({_ORD_WORD})\s+(?:phase|stage)\b(?=\s*\d+(?:\.\d+)?{_UNIT_AHEAD})", text, ordinal_first)
     text = sub_all(rf"\b(?:phases?|stages?)[ _-]?({first}(?:(?:{sep}|{rng}){more})*)(?![\w.])", text, listed)
     text = sub_all(r"\bp(\d)\b", text, lambda m: ctx.add_phase(int(m.group(1)), r, clause))
 
@@ -66,6 +71,31 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     return text
 
 
+# "the last two phases", "the first 2 phases", "后两个阶段", "前两个阶段", "the middle phase", "the opener"
+_GROUP_EN = r"\b(?:the\s+)?(last|final|first|opening|later|earlier)\s+(two|three|2|3)\s+(?:phases|stages)\b"
+_GROUP_ZH = r"(后|前|最后|头)\s*(两|三|2|3)\s*个?\s*(?:阶段|形态)"
+_COUNT_WORDS = {"two": 2, "three": 3, "2": 2, "3": 3, "两": 2, "三": 3}
+
+
+def read_groups(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
+    """Phases named as a group by position: the first N, the last N, the middle one, the opener."""
+    def group(m: re.Match[str]) -> None:
+        where, n = m.group(1), _COUNT_WORDS[m.group(2)]
+        if n > ctx.count:
+            ctx.add_phase(n, r, clause)  # asks: there are fewer phases
+            return
+        last = where in ("last", "final", "later", "后", "最后")
+        for k in (range(ctx.count - n + 1, ctx.count + 1) if last else range(1, n + 1)):
+            ctx.add_phase(k, r, clause)
+    text = sub_all(_GROUP_EN, text, group)
+    text = sub_all(_GROUP_ZH, text, group)
+    if ctx.count % 2 == 1 and ctx.count > 1:
+        text = sub_all(r"\b(?:the\s+)?middle\s+(?:phase|stage|one)\b|中间(?:那个|的)?(?:阶段|那段|那关)",
+                       text, lambda m: ctx.add_phase(ctx.count // 2 + 1, r, clause))
+    return sub_all(r"\b(?:the\s+)?(?:opener|opening\s+(?:bit|part|section))\b|开场(?:的)?|开头(?:的)?(?=\S)",
+                   text, lambda m: ctx.add_phase(1, r, clause))
+
+
 def read_whole_fight(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     """'overall', 'the whole fight', 整体: every phase (read after the no-change phrases took 'keep everything')."""
     cleaned = re.sub(r"\beverything\s+else\b|\ball\s+else\b|其他(?:的)?(?:都|不变)?", " ", text)
@@ -80,8 +110,9 @@ def resolve(ctx: Context, r: Reading) -> None:
     ids = [p.phase_id for p in ctx.baseline.phases]
     if r.all_phases:
         r.phase_ids = list(ids)
-    elif r.phase_positions:
-        r.phase_ids = [ids[n - 1] for n in sorted(r.phase_positions)]
+    elif r.phase_positions:  # "phase 2 and the petal phase": a number and a reference together
+        named = set(r.phase_positions) | {ids.index(pid) + 1 for pid in r.referenced_by_pattern if pid in ids}
+        r.phase_ids = [ids[n - 1] for n in sorted(named)]
     elif r.referenced_by_pattern:
         r.phase_ids = [pid for pid in ids if pid in r.referenced_by_pattern]
     elif r.whole_fight or ctx.count == 1:
@@ -93,4 +124,4 @@ def resolve(ctx: Context, r: Reading) -> None:
               "time. Submit each phase's change as its own request (e.g. first 'make phase 2 denser').")
 
 
-__all__ = ["read", "read_whole_fight", "resolve"]
+__all__ = ["read", "read_groups", "read_whole_fight", "resolve"]

@@ -5,13 +5,17 @@ from __future__ import annotations
 import re
 
 from gcv.agents.offline_requirement.phrases import BIDIR_OFF, BIDIR_ON, BIDIR_SPIRAL, DIRECTION_CCW, DIRECTION_CW, REVERSE
+from gcv.agents.offline_requirement.questions import contradiction
 from gcv.agents.offline_requirement.state import Clause, Context, Reading, sub_all
 
 
 def read_bidirectional(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     def set_bidir(value: bool, said: str) -> None:
         if r.bidirectional is not None and r.bidirectional != value:
-            r.ask("The request asks for both a bidirectional and a one-directional pattern; which one?")
+            r.ask(contradiction("bidirectional",
+                                "The request asks for both a bidirectional and a one-directional pattern; which one?",
+                                "请求同时要求双向和单向，要哪一个？",
+                                [("bidirectional", "双向", "bidirectional"), ("one direction", "单向", "one direction")]))
         r.bidirectional = value
         clause.signals.append(f"bidirectional:{value}")
         r.note(f"bidirectional: {str(value).lower()} ('{said.strip()}')")
@@ -23,7 +27,10 @@ def read_bidirectional(ctx: Context, text: str, r: Reading, clause: Clause) -> s
 def read_direction(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     def turn(sign: int, said: str) -> None:
         if r.direction and r.direction != sign:
-            r.ask("The request asks for both clockwise and counter-clockwise rotation; which one?")
+            r.ask(contradiction("direction",
+                                "The request asks for both clockwise and counter-clockwise rotation; which one?",
+                                "请求同时要求顺时针和逆时针旋转，要哪一个？",
+                                [("clockwise", "顺时针", "clockwise"), ("counter-clockwise", "逆时针", "counter-clockwise")]))
         r.direction = sign
         clause.signals.append(f"direction:{sign}")
         r.note(f"rotation: {'counter-clockwise' if sign > 0 else 'clockwise'} ('{said.strip()}')")

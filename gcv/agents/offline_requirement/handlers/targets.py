@@ -100,8 +100,47 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     for pattern, name in CONSTRAINTS:
         text = sub_all(pattern, text, lambda m, name=name: record(r, clause, name, num(m.group(1)), m.group()))
     text = sub_all(ZERO_HITS, text, lambda m: record(r, clause, "max_player_hits", Fraction(0), m.group()))
+    text = read_composed(text, r, clause)
     return sub_all(DODGEABLE, text, lambda m: None if r.constraints.get(DODGE) else
                    record(r, clause, DODGE, Fraction(1), m.group()))
 
 
-__all__ = ["read", "read_statements", "record", "LABELS", "DODGE"]
+# -- a target composed from its parts, in any order -------------------------------------------
+# A figure (hits, low FPS, alive bullets), a bound word and one number in the same stretch of a
+# clause: "keep player hits at 2 or fewer", "hits 最多 2 次", "帧数别掉到 58 以下", "同屏最多 300 颗子弹",
+# "玩家最多挨两下". The figure says which way the bound goes (hits and alive bullets are caps,
+# the FPS is a floor), so the bound word only has to say "this is a bound", not its direction.
+FIGURES = {
+    "max_player_hits": r"(?:player\s+)?\bhits?\b|\bget(?:s|ting)?\s+hit\b|\btimes?\s+hit\b|受击|被?(?:击中|打中|命中|擊中)|"
+                       r"中弹|挨(?:打|揍)?|被弹",
+    "min_low_fps": r"(?:low(?:est)?\s+)?\bfps\b|frame\s*rate|帧率|帧数|低帧|帧",
+    "max_alive_bullets": r"\b(?:alive|live|on[- ]screen|simultaneous)\b(?:\s+bullets?)?|\bbullets?\s+(?:alive|on[- ]screen)\b|"
+                         r"\bbullet\s+cap\b|\bcap\b|同屏|存活|场上|在场",
+}
+BOUND = (r"\bat\s+most\b|\bno\s+more\s+than\b|\bmax(?:imum)?\b|\bor\s+(?:fewer|less|lower|under|below|more|higher|above)\b|"
+         r"\bunder\b|\bbelow\b|\bat\s+least\b|\bminimum\b|\bmin\b|\bfloor\b|\bcap(?:ped)?\b|\bkeep\b|\bhold(?:ing)?\b|"
+         r"\bstay\b|\btops\b|<=|≤|>=|≥|最多|至多|不超过|不超過|别超过|不能超过|以内|以下|以上|不低于|别低于|不能低于|"
+         r"最低|至少|上限|下限|别掉到|掉到|保证|保持|收紧")
+_PATTERN_UNIT = r"^\s*(?:ms|s|secs?|seconds?|degrees?|°|layers?|%|per\s+wave|bullets?\s+(?:per|each|a)\s+wave|发|毫秒|秒|度|层|倍)"
+
+
+def read_composed(text: str, r: Reading, clause: Clause) -> str:
+    """One figure, one bound word and one number left in the clause: that figure's target."""
+    numbers = list(re.finditer(NUM, text))
+    if len(numbers) != 1:
+        return text
+    m = numbers[0]
+    if re.match(_PATTERN_UNIT, text[m.end():]) or re.search(r"per\s+wave|每波|each\s+wave", text):
+        return text
+    found = [(name, f) for name, pattern in FIGURES.items() for f in [re.search(pattern, text)] if f]
+    if len(found) != 1 or not has(BOUND, text):
+        return text
+    name, figure = found[0]
+    value = num(m.group())
+    if name != "min_low_fps" and value.denominator != 1:
+        return text
+    record(r, clause, name, value, text[min(figure.start(), m.start()):max(figure.end(), m.end())])
+    return text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+
+
+__all__ = ["read", "read_statements", "read_composed", "record", "LABELS", "DODGE"]
