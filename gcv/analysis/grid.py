@@ -33,6 +33,9 @@ import numpy as np
 from gcv.analysis.moves import MoveTable
 
 
+SPAN_BATCH_CELLS = 1 << 21  # cells marked per numpy batch in covered_sets (bounds its memory)
+
+
 def _ceil_div(a: int, b: int) -> int:
     return -((-a) // b)
 
@@ -265,7 +268,7 @@ class Grid:
         bullet, jv, lo, hi = spans
         sv = (slot[bullet] if slot is not None else np.zeros(bullet.size, dtype=np.int64)) * (ny * nx)
         longest = int((hi - lo).max()) + 1
-        if jv.size * longest <= 2 * slots * self.cells:
+        if jv.size * longest <= min(2 * slots * self.cells, SPAN_BATCH_CELLS):
             # short spans: mark their cells directly
             cols = lo[:, None] + np.arange(longest)[None, :]
             flat = (sv[:, None] + jv[:, None] * nx + cols)[cols <= hi[:, None]]
@@ -287,8 +290,13 @@ class Grid:
             bullet, jv, lo, hi = spans
             base = slot[bullet] * stride + (jv + self.pad) * self.width + self.pad
             longest = int((hi - lo).max()) + 1
-            cols = lo[:, None] + np.arange(longest)
-            flat[(base[:, None] + cols)[cols <= hi[:, None]]] = True
+            # spans x longest cells at once would be gigabytes for a large hit radius on a fine
+            # grid (a slow player): mark them in batches of at most SPAN_BATCH_CELLS
+            step = max(1, SPAN_BATCH_CELLS // longest)
+            ramp = np.arange(longest)
+            for k in range(0, base.size, step):
+                cols = lo[k:k + step, None] + ramp
+                flat[(base[k:k + step, None] + cols)[cols <= hi[k:k + step, None]]] = True
         packed = np.packbits(flat.reshape(slots, stride), axis=1, bitorder="little")
         return [int.from_bytes(row.tobytes(), "little") for row in packed]
 

@@ -91,7 +91,12 @@ class PhaseSafeArea(_Model):
     min_tick: int
     mean_milli: int
     ticks_considered: int = Field(description="ticks that count: those after the opening spread (warm-up), "
-                                              "or the whole phase if it ends before the spread does")
+                                              "or the whole phase if it ends before the spread does; "
+                                              "never ticks after an unfair tick")
+    measured_against: Literal["arena", "opening"] = Field(
+        default="arena", description="arena: thousandths of the arena; opening: the phase ends before the "
+                                     "opening spread does, so its figures are thousandths of what the bound "
+                                     "reaches at that tick with no bullets at all (tick 0 is not 0%)")
 
 
 class SafeArea(_Model):
@@ -117,13 +122,31 @@ class SearchEffort(_Model):
     widths: list[int]
     deepest_tick: int
     failure_ticks: list[int] = Field(description="ticks at which the beam died (first 20)")
-    stopped_by: Literal["found", "budget", "exhausted", "not_run"]
+    stopped_by: Literal["found", "budget", "time", "exhausted", "not_run"]
     used_viability: bool
     calm_ticks: int = Field(description="ticks passed standing still because no bullet could arrive")
 
 
+class CheapEffort(_Model):
+    """The cheap witnesses tried before any search (standing still, walks, each bot skill)."""
+
+    candidates: int
+    replays: int
+    found: str | None = Field(default=None, description="the candidate that replayed hit-free, if any")
+    seed: str | None = Field(default=None, description="the candidate whose hit-free start seeded the search")
+    seed_ticks: int = 0
+
+
 class Effort(_Model):
-    budget_seconds: float
+    budget_seconds: float = Field(description="the safety stop in seconds (never what decides a verdict)")
+    budget_work: int = Field(default=0, description="the work budget (docs/analysis.md section 6: units)")
+    work_units: int = Field(default=0, description="work spent; the same on every machine and load")
+    work_by_stage: dict[str, int] = Field(default_factory=dict)
+    stopped_by: Literal["complete", "work", "time"] = Field(
+        default="complete", description="complete: nothing ran out; work: the work budget ran out "
+                                        "(deterministic); time: the safety stop fired (the verdict is then "
+                                        "undetermined and says so)")
+    cheap: CheapEffort | None = None
     elapsed_seconds: float
     reach_ticks: int = Field(description="ticks the bound examined")
     reach_complete: bool
