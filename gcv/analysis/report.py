@@ -194,15 +194,28 @@ class FairnessCheck(_Model):
     miss: float = 0.0
 
 
-def fairness_check(report: FairnessReport, *, require_proof: bool = False) -> FairnessCheck:
-    """The verdict as a hard check for the ``danger`` family.
+FairnessPolicy = Literal["undetermined_allowed", "fair_required"]
+POLICY_WORDS = {"undetermined_allowed": "fair or undetermined passes, only a proof of unfairness fails",
+                "fair_required": "only a replayed witness (fair) passes"}
 
-    By default only a proof of unfairness fails (an undetermined fight is not blamed for the
-    analysis's limits); with ``require_proof`` anything but a replayed witness fails. A failing
-    check names the responsible phase (unfair) so a repair acts on it.
+
+def fairness_check(report: FairnessReport, *, require_proof: bool = False,
+                   policy: FairnessPolicy | None = None) -> FairnessCheck:
+    """The verdict as a hard check for the ``danger`` family, under an explicit policy.
+
+    ``undetermined_allowed`` (the default, as before): only a proof of unfairness fails (an
+    undetermined fight is not blamed for the analysis's limits). ``fair_required`` (or the
+    older ``require_proof=True``): anything but a replayed witness fails. The policy is written
+    into the check's detail whatever the verdict, so an undetermined fight that passes says it
+    passed by policy, not silently. A failing check names the responsible phase (unfair) so a
+    repair acts on it.
     """
-    passed = report.verdict == "fair" if require_proof else report.verdict != "unfair"
-    expected = "fair" if require_proof else "fair|undetermined"
+    chosen: FairnessPolicy = policy or ("fair_required" if require_proof else "undetermined_allowed")
+    if chosen not in POLICY_WORDS:
+        raise ValueError(f"unknown fairness policy {chosen!r}; allowed: {', '.join(POLICY_WORDS)}")
+    strict = chosen == "fair_required"
+    passed = report.verdict == "fair" if strict else report.verdict != "unfair"
+    expected = "fair" if strict else "fair|undetermined"
     if report.unfair is not None:
         u = report.unfair
         w = u.responsible_wave
@@ -213,7 +226,9 @@ def fairness_check(report: FairnessReport, *, require_proof: bool = False) -> Fa
         detail = (f"witness trace {report.witness.trace_hash[:12]} replays with "
                   f"{report.witness.replay.player_hits} hits over {report.witness.replay.ticks} ticks")
     else:
-        detail = report.reason
+        how = "passes by policy" if passed else "fails: the policy requires a witness"
+        detail = f"undetermined, {how}: {report.reason}"
+    detail += f" [policy {chosen}: {POLICY_WORDS[chosen]}]"
     return FairnessCheck(expected=expected, actual=report.verdict, passed=passed,
                          phase_id=None if passed else report.failing_phase_id, detail=detail,
                          miss=0.0 if passed else 1.0)
