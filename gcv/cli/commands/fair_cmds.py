@@ -4,6 +4,10 @@ Exit codes: 0 fair (a witness trace replays hit-free), 1 unfair (no movement avo
 the tick, phase and wave are named), 3 undetermined (neither within the budget; the effort
 is reported), 2 bad input (unreadable or invalid config, bad option, unusable output folder).
 
+The budget is ``--budget-work`` work units (deterministic: the same verdict and witness on any
+machine and load); ``--budget-seconds`` is only a safety stop, and when it fires the verdict is
+undetermined and says "stopped by time".
+
 Writes to ``--out`` or the workspace (``$GCV_HOME/fair/<config>-seed<N>/``): ``report.json``,
 ``witness.inputs.json`` (replay it with ``gcv sim CONFIG --player inputs:FILE``),
 ``safe_area.svg``, and PNG frames of the unfair tick and of the tightest tick.
