@@ -180,6 +180,24 @@ class Grid:
             fold |= (out & guard) >> ((k + 1) * w)
         return (out & self.core) | fold
 
+    @property
+    def ticks_per_cell(self) -> int:
+        """k: any k ticks of moves shift a position by at most one cell per axis (k >= 1).
+
+        A column is at least ``unit // den`` positions wide (boundaries are rounded up), so k
+        moves of at most ``step`` each, ``k * step <= unit // den``, cannot cross two column
+        boundaries; the clamp only pulls a position back towards the arena. When a cell spans
+        several steps (a slow player on a coarse grid) this is what keeps the bound at the
+        player's real speed instead of a cell per tick.
+        """
+        return max(1, (self.unit // self.den) // self.step)
+
+    def dilate(self, r: int) -> int:
+        """Cells of ``r`` and their 8 neighbours (inside the arena): where k ticks can lead."""
+        w = self.width
+        h = r | (r << 1) | (r >> 1)
+        return (h | (h << w) | (h >> w)) & self.core
+
     def pre(self, s: int) -> int:
         """Cells from which one move can reach a cell of ``s`` (a clamped move ends on the edge)."""
         p, w = self.pad, self.width

@@ -14,6 +14,7 @@ which the witness search uses to leave dead ends early.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -154,6 +155,8 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
     hits: list[int] = []
     report_every = max(1, end_tick // 50)
     cell_units = -(-grid.cells // CELLS_PER_UNIT)
+    lag = grid.ticks_per_cell
+    recent: deque[int] = deque([r], maxlen=lag)  # F[t - lag] .. F[t - 1] (the start cell for t - lag < 0)
     for t in range(end_tick):
         k = t % chunk
         if k == 0:
@@ -177,8 +180,11 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
                 exact = False
         else:
             r = grid.post(r) & ~hits[k]
+            if lag > 1:  # and within one cell of F[t - lag]: the player's real speed
+                r &= grid.dilate(recent[0])
             if budget is not None:
                 budget.spend(stage, cell_units)
+        recent.append(r)
         counts[t] = n = r.bit_count()
         if stored is not None:
             stored[t] = np.frombuffer(grid.to_bytes(r), dtype=np.uint8)
