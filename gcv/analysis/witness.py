@@ -220,7 +220,11 @@ class WitnessSearch:
         if safe.size == 0:
             return empty, empty, empty, empty, empty
         score = np.minimum(now, later)[safe] + (now[safe] >> 2)
-        order = np.argsort(-score, kind="stable")
+        # Ties (nothing near enough to rank by: every score at the cap) go to the positions
+        # farthest from the beam's centre, so a beam with nothing to dodge yet spreads out at
+        # full speed instead of idling in a blob: a danger still far off may need a long walk.
+        sx, sy = cx[safe] - int(px.mean()), cy[safe] - int(py.mean())
+        order = np.lexsort((-(sx * sx + sy * sy), -score))
         # the best node of each cell (and world) only, so the beam spreads out
         key = cell[safe][order]
         if cw is not None:
