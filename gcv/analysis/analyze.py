@@ -2,16 +2,23 @@
 
 The order of work, and why:
 
-1. The reachable-set bound over the player-independent bullets (``gcv.analysis.reach``). When
-   no bullet depends on the player, an empty set is a proof of unfairness and nothing else
-   needs to run. With aimed phases the same bound is still a sound filter for the search
-   (a hit-free run must avoid these bullets too) but is never used to claim unfairness.
-2. The witness search (``gcv.analysis.witness``) with what is left of the budget.
-3. The replay: the found path, as an ``inputs`` trace, through the reference simulator. Only
+1. Cheap witnesses (``gcv.analysis.cheap``): standing still, each move held then standing,
+   each bot skill's trajectory, screened at once and replayed; many fights are survived by
+   something simple, and the longest survivor seeds the search if none is hit-free.
+2. The reachable-set bound over the player-independent bullets (``gcv.analysis.reach``). When
+   no bullet depends on the player, an empty set is a proof of unfairness. With aimed phases
+   the same bound is still a sound filter for the search (a hit-free run must avoid these
+   bullets too) but is never used to claim unfairness.
+3. The witness search (``gcv.analysis.witness``) with what is left of the budget.
+4. The replay: the found path, as an ``inputs`` trace, through the reference simulator. Only
    ``player_hits == 0`` over the whole fight makes the verdict ``fair``.
-4. The safe-area curve: from the bound of step 1 when the bullets are player-independent;
+5. The safe-area curve: from the bound of step 2 when the bullets are player-independent;
    with aimed phases, from a second bound over the bullets as they were fired at the
    witness (or at the search's deepest path), which the report labels.
+
+The budget is counted work (``gcv.analysis.budget``), so every stage stops at the same place
+on any machine; seconds are only a safety stop, and a verdict reached after it fired is
+``undetermined`` ("stopped by time").
 
 ``analyze`` is pure (no files, no network); ``run_analysis`` also returns what the frames need.
 """

@@ -9,7 +9,8 @@ The report keeps three stories apart, like a run keeps ``died`` apart from ``tim
   too coarse to close, a search that ran out of ideas).
 
 Per-tick figures are integers or thousandths so a report is stable across machines; only
-``effort`` (wall-clock seconds) varies between runs of the same analysis.
+``effort``'s timings (wall-clock seconds) vary between runs of the same analysis: its work
+units, the verdict and the witness do not (the budget is counted work).
 """
 
 from __future__ import annotations
