@@ -171,7 +171,7 @@ def _child(path: str, index: int, budget_seconds: float | None) -> None:
                    nodes=e.search.nodes_expanded, witness_hash=r.witness.trace_hash if r.witness else None,
                    unfair_tick=r.unfair.tick if r.unfair else None,
                    work=getattr(e, "work_units", None), stopped_by_time=getattr(e, "stopped_by_time", None),
-                   cheap=getattr(e, "cheap_witness", None))
+                   cheap=(e.cheap.found or (f"seed: {e.cheap.seed}" if e.cheap.seed else None)) if getattr(e, "cheap", None) else None)
         try:
             analysis.unfair_frame()
             analysis.tightest_frame()
