@@ -114,7 +114,7 @@ def _set_at(analysis: Analysis, t: int) -> int:
     # not stored (too large): run the bound again up to t
     again = forward(analysis.curve_field, analysis.grid, analysis.hit_r2,
                     (analysis.program["player"]["start_x"], analysis.program["player"]["start_y"]), t + 1,
-                    store=False)
+                    store=False, warmup=False)
     return again.last
 
 

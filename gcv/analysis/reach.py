@@ -81,21 +81,23 @@ def covered_chunk_sets(field_: BulletField, grid: Grid, hit_r2: int, t0: int, t1
     return grid.covered_sets(x, y, hit_r2, slot, t1 - t0)
 
 
-def _warmup(grid: Grid, start: tuple[int, int], ticks: int) -> tuple[int, np.ndarray]:
+def _warmup(grid: Grid, hit_r2: int, start: tuple[int, int], ticks: int,
+            budget: Budget | None) -> tuple[int, np.ndarray]:
     """First tick from which the bound would cover the whole arena with no bullets at all, and
-    the share of the arena that bullet-free bound covers at each tick before it (the most a
-    tick of the opening spread could have: a phase inside the spread is measured against it)."""
-    r = grid.single(*start)
-    shares = []
-    for t in range(ticks):
-        r = grid.post(r)
-        if r == grid.core:
-            return t, np.array(shares, dtype=np.float64)
-        shares.append(grid.area_fraction(r))
-    return ticks, np.array(shares, dtype=np.float64)
+    the share of the arena that bullet-free bound covers at each tick before it: the most a
+    tick of the opening spread could have (a phase inside the spread is measured against it).
+
+    The very same procedure as the bound (exact opening, cells, the k-tick chain) with no
+    bullets, so with no bullets near the two agree and the ratio is 1.
+    """
+    free = forward(None, grid, hit_r2, start, ticks, store=False, until_full=True)
+    if budget is not None:
+        budget.spend("opening", -(-free.end_tick * grid.cells // CELLS_PER_UNIT))
+    full = free.end_tick - 1 if free.last == grid.core else ticks
+    return full, free.safe_fraction[:full]
 
 
-def exact_step(field_: BulletField, grid: Grid, hit_r2: int, t: int, xs: np.ndarray,
+def exact_step(field_: BulletField | None, grid: Grid, hit_r2: int, t: int, xs: np.ndarray,
                ys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every real move from every position, clamped and deduplicated, and which are hit at t.
 
@@ -107,6 +109,8 @@ def exact_step(field_: BulletField, grid: Grid, hit_r2: int, t: int, xs: np.ndar
     key = np.unique((cx + (1 << 23)) << 24 | (cy + (1 << 23)))
     cx, cy = (key >> 24) - (1 << 23), (key & ((1 << 24) - 1)) - (1 << 23)
     hit = np.zeros(cx.size, dtype=bool)
+    if field_ is None:
+        return cx, cy, hit
     bx, by = field_.positions(t, field_.alive(t))
     if bx.size:
         r = int(np.sqrt(hit_r2)) + 1
@@ -120,9 +124,10 @@ def exact_step(field_: BulletField, grid: Grid, hit_r2: int, t: int, xs: np.ndar
     return cx, cy, hit
 
 
-def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int], end_tick: int, *,
+def forward(field_: BulletField | None, grid: Grid, hit_r2: int, start: tuple[int, int], end_tick: int, *,
             store: bool = True, progress: ProgressFn | None = None,
-            budget: Budget | None = None, exact_cap: int = EXACT_CAP, stage: str = "bound") -> ReachResult:
+            budget: Budget | None = None, exact_cap: int = EXACT_CAP, stage: str = "bound",
+            until_full: bool = False, warmup: bool = True) -> ReachResult:
     """Run the bound over ticks 0 .. end_tick - 1; stop early at the first empty set.
 
     The opening is exact: while fewer than ``exact_cap`` positions are reachable without a
@@ -135,6 +140,10 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
     budget is asked at chunk boundaries only, so where a pass stops depends on the config
     alone; an exhausted budget stops it (the result then covers fewer ticks and proves nothing
     about the rest; ``complete`` is False and the caller says so).
+
+    ``field_=None`` is a fight with no bullets (the opening spread); ``until_full`` stops at the
+    first tick whose set is the whole arena; neither it nor ``warmup=False`` computes the
+    opening spread (``warmup_ticks`` is then meaningless).
     """
     start_cell = grid.cell_of(*start)
     stored = None
@@ -165,7 +174,8 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
                 break
             if progress is not None and t // report_every != (t + chunk) // report_every:
                 progress("reach", t, end_tick)
-            hits = covered_chunk_sets(field_, grid, hit_r2, t, min(end_tick, t + chunk))
+            hits = (covered_chunk_sets(field_, grid, hit_r2, t, min(end_tick, t + chunk)) if field_ is not None
+                    else [0] * chunk)
         previous = r
         if exact:
             cx, cy, hit = exact_step(field_, grid, hit_r2, t, xs, ys)
@@ -192,7 +202,13 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
             first_empty, done = t, t + 1
             break
         fractions[t] = grid.area_fraction(r)
-    warm, free = _warmup(grid, start_cell, min(end_tick, 4 * (grid.nx + grid.ny)))
+        if until_full and r == grid.core:
+            done = t + 1
+            break
+    if until_full or not warmup:
+        warm, free = done, None
+    else:
+        warm, free = _warmup(grid, hit_r2, start, min(end_tick, 4 * (grid.nx + grid.ny) * lag), budget)
     return ReachResult(grid, done, fractions[:done], counts[:done], first_empty, warm, complete,
                        stored[:done] if stored is not None else None, start_cell, r, previous, exact_ticks,
                        candidates, free)

@@ -117,6 +117,10 @@ def _print_summary(report: Any, files: dict[str, str], config_path: Path) -> Non
             rows.append([ph.phase_id, f"{ph.start_tick}-{ph.end_tick}", "-", "-", "-", "not measured"])
     print_table(out, [Col("phase", "id"), Col("ticks", "num"), Col("min", "num"), Col("at tick", "num"),
                       Col("mean", "num"), Col(f"curve {floor // 10}-100%", "id", optional=True)], rows)
+    opening = [ph.phase_id for ph in sa.phases if ph.ticks_considered and ph.measured_against == "opening"]
+    if opening:
+        out.print(f"({escape(', '.join(opening))} ends before the opening spread ({sa.warmup_ticks} ticks): its "
+                  "figures are % of what a player could reach by then with no bullets at all)")
     if sa.tightest_tick is not None:
         out.print(f"tightest: {sa.tightest_milli / 10:.1f}% at tick {sa.tightest_tick} "
                   f"({sa.tightest_tick / 60:.2f} s, {escape(sa.tightest_phase_id or '')})")
