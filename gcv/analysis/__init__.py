@@ -10,7 +10,8 @@ docs/analysis.md states what each verdict means and why the impossibility proof 
 """
 
 from gcv.analysis.analyze import DEFAULT_BUDGET_SECONDS, Analysis, analyze, run_analysis
+from gcv.analysis.budget import DEFAULT_BUDGET_WORK, DEFAULT_SAFETY_SECONDS
 from gcv.analysis.report import CHECK_NAME, FairnessCheck, FairnessReport, fairness_check
 
-__all__ = ["CHECK_NAME", "DEFAULT_BUDGET_SECONDS", "Analysis", "FairnessCheck", "FairnessReport", "analyze",
+__all__ = ["CHECK_NAME", "DEFAULT_BUDGET_SECONDS", "DEFAULT_BUDGET_WORK", "DEFAULT_SAFETY_SECONDS", "Analysis", "FairnessCheck", "FairnessReport", "analyze",
            "fairness_check", "run_analysis"]

@@ -5,7 +5,8 @@ no timestamps), so they can live in a content-addressed evidence bundle.
 The frame is drawn at the simulator renderer's scale (``gcv.simio.render``) and colours, with
 the bound's cells painted underneath: where a not-yet-hit player could be and is safe
 (green), where it could be but every position is hit (red), and the rest of the covered area
-(dark red). Cells are painted per pixel from the exact cell of the pixel's centre.
+(dark red). Cells are painted per pixel from the exact cell of the pixel's centre. A legend
+band under the arena says what the colours, the white box, the dots and rings and the boss mean.
 """
 
 from __future__ import annotations
@@ -28,6 +29,15 @@ OUTLINE = (250, 250, 250)
 MAX_SIDE_PX = 1024
 MIN_SIDE_PX = 480
 CHART_SALT = "gcv-fairness-chart"
+LEGEND_HEIGHT = 44  # a band under the arena that says what the colours mean
+LEGEND = (  # (what is drawn, its meaning); the swatches are drawn as in the arena
+    ("safe", "reachable, not hit"),
+    ("reach_hit", "reachable, hit this tick"),
+    ("covered", "hit, unreachable anyway"),
+    ("box", "where an unhit player can be"),
+    ("bullet", "bullet (phase colour), ring = hit radius"),
+    ("boss", "boss"),
+)
 
 
 def _font() -> Any:
@@ -72,7 +82,7 @@ def cover_frame(program: dict[str, Any], grid: Grid, tick: int, bullets: tuple[n
     state[safe] = 3
     palette = np.array([ARENA, COVERED, REACH_HIT, SAFE], dtype=np.uint8)
     cells = palette[state[cj][:, ci]]
-    img = Image.new("RGB", (width, height + HUD_HEIGHT), BACKGROUND)
+    img = Image.new("RGB", (width, height + HUD_HEIGHT + LEGEND_HEIGHT), BACKGROUND)
     img.paste(Image.fromarray(cells, "RGB"), (0, HUD_HEIGHT))
     draw = ImageDraw.Draw(img)
 
@@ -101,7 +111,40 @@ def cover_frame(program: dict[str, Any], grid: Grid, tick: int, bullets: tuple[n
         x1, y0 = to_px(int(grid.hi_x[cols[-1]]), int(grid.hi_y[rows[-1]]))
         draw.rectangle([x0 - 2, y0 - 2, x1 + 2, y1 + 2], outline=OUTLINE, width=1)
     draw.text((8, 7), caption, fill=TEXT, font=_font())
+    _legend(draw, width, HUD_HEIGHT + height)
     return img
+
+
+def _legend(draw: ImageDraw.ImageDraw, width: int, top: int) -> None:
+    """Two rows of swatch + words under the arena, three entries per row."""
+    font = _small_font()
+    col_w = max(1, width // 3)
+    for k, (kind, words) in enumerate(LEGEND):
+        x = 6 + (k % 3) * col_w
+        y = top + 4 + (k // 3) * 20
+        box = [x, y + 2, x + 12, y + 14]
+        if kind == "safe":
+            draw.rectangle(box, fill=SAFE)
+        elif kind == "reach_hit":
+            draw.rectangle(box, fill=REACH_HIT)
+        elif kind == "covered":
+            draw.rectangle(box, fill=COVERED)
+        elif kind == "box":
+            draw.rectangle(box, outline=OUTLINE, width=1)
+        elif kind == "bullet":
+            colour = PHASE_COLORS[0]
+            draw.ellipse([x + 3, y + 5, x + 9, y + 11], fill=colour)
+            draw.ellipse(box, outline=colour, width=1)
+        else:
+            draw.ellipse(box, fill=BOSS)
+        draw.text((x + 17, y + 1), words, fill=TEXT, font=font)
+
+
+def _small_font() -> Any:
+    try:
+        return ImageFont.load_default(size=11)
+    except TypeError:  # Pillow without FreeType: bitmap font
+        return ImageFont.load_default()
 
 
 def png_bytes(img: Image.Image) -> bytes:

@@ -33,6 +33,9 @@ import numpy as np
 from gcv.analysis.moves import MoveTable
 
 
+SPAN_BATCH_CELLS = 1 << 21  # cells marked per numpy batch in covered_sets (bounds its memory)
+
+
 def _ceil_div(a: int, b: int) -> int:
     return -((-a) // b)
 
@@ -177,6 +180,24 @@ class Grid:
             fold |= (out & guard) >> ((k + 1) * w)
         return (out & self.core) | fold
 
+    @property
+    def ticks_per_cell(self) -> int:
+        """k: any k ticks of moves shift a position by at most one cell per axis (k >= 1).
+
+        A column is at least ``unit // den`` positions wide (boundaries are rounded up), so k
+        moves of at most ``step`` each, ``k * step <= unit // den``, cannot cross two column
+        boundaries; the clamp only pulls a position back towards the arena. When a cell spans
+        several steps (a slow player on a coarse grid) this is what keeps the bound at the
+        player's real speed instead of a cell per tick.
+        """
+        return max(1, (self.unit // self.den) // self.step)
+
+    def dilate(self, r: int) -> int:
+        """Cells of ``r`` and their 8 neighbours (inside the arena): where k ticks can lead."""
+        w = self.width
+        h = r | (r << 1) | (r >> 1)
+        return (h | (h << w) | (h >> w)) & self.core
+
     def pre(self, s: int) -> int:
         """Cells from which one move can reach a cell of ``s`` (a clamped move ends on the edge)."""
         p, w = self.pad, self.width
@@ -265,7 +286,7 @@ class Grid:
         bullet, jv, lo, hi = spans
         sv = (slot[bullet] if slot is not None else np.zeros(bullet.size, dtype=np.int64)) * (ny * nx)
         longest = int((hi - lo).max()) + 1
-        if jv.size * longest <= 2 * slots * self.cells:
+        if jv.size * longest <= min(2 * slots * self.cells, SPAN_BATCH_CELLS):
             # short spans: mark their cells directly
             cols = lo[:, None] + np.arange(longest)[None, :]
             flat = (sv[:, None] + jv[:, None] * nx + cols)[cols <= hi[:, None]]
@@ -287,8 +308,13 @@ class Grid:
             bullet, jv, lo, hi = spans
             base = slot[bullet] * stride + (jv + self.pad) * self.width + self.pad
             longest = int((hi - lo).max()) + 1
-            cols = lo[:, None] + np.arange(longest)
-            flat[(base[:, None] + cols)[cols <= hi[:, None]]] = True
+            # spans x longest cells at once would be gigabytes for a large hit radius on a fine
+            # grid (a slow player): mark them in batches of at most SPAN_BATCH_CELLS
+            step = max(1, SPAN_BATCH_CELLS // longest)
+            ramp = np.arange(longest)
+            for k in range(0, base.size, step):
+                cols = lo[k:k + step, None] + ramp
+                flat[(base[k:k + step, None] + cols)[cols <= hi[k:k + step, None]]] = True
         packed = np.packbits(flat.reshape(slots, stride), axis=1, bitorder="little")
         return [int.from_bytes(row.tobytes(), "little") for row in packed]
 

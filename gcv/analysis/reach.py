@@ -14,16 +14,22 @@ which the witness search uses to leave dead ends early.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
+from gcv.analysis.budget import CELLS_PER_UNIT, Budget
 from gcv.analysis.field import BulletField
 from gcv.analysis.grid import Grid
 
 ProgressFn = Callable[[str, int, int], None]
-MAX_STORED_BYTES = 384 * 1024 * 1024  # per-tick sets kept for the backward pass and frames
+# Per-tick sets kept for the backward pass and the frames. The backward pass keeps as much
+# again, so the two together stay under 2 x this (a large hit radius with a slow player
+# used to store 2 x 384 MB); above it the sets are not kept: the search goes without the
+# viability filter and a frame recomputes its tick's set.
+MAX_STORED_BYTES = 96 * 1024 * 1024
 EXACT_CAP = 40_000  # candidate positions per tick the exact opening may test
 
 
@@ -42,6 +48,7 @@ class ReachResult:
     before_last: int = 0  # F[end_tick - 2] (the start cell when end_tick is 1)
     exact_ticks: int = 0  # ticks 0 .. exact_ticks - 1 were enumerated exactly
     empty_candidates: tuple[np.ndarray, np.ndarray] | None = None  # exact positions all hit at first_empty
+    free_fraction: np.ndarray | None = field(default=None, repr=False)  # bullet-free bound's share, warm-up ticks
 
     def reachable(self, t: int) -> int:
         """F[t] as a bit set (t = -1 is the start cell); needs the stored sets."""
@@ -74,17 +81,23 @@ def covered_chunk_sets(field_: BulletField, grid: Grid, hit_r2: int, t0: int, t1
     return grid.covered_sets(x, y, hit_r2, slot, t1 - t0)
 
 
-def _warmup(grid: Grid, start: tuple[int, int], ticks: int) -> int:
-    """First tick from which the bound would cover the whole arena with no bullets at all."""
-    r = grid.single(*start)
-    for t in range(ticks):
-        r = grid.post(r)
-        if r == grid.core:
-            return t
-    return ticks
+def _warmup(grid: Grid, hit_r2: int, start: tuple[int, int], ticks: int,
+            budget: Budget | None) -> tuple[int, np.ndarray]:
+    """First tick from which the bound would cover the whole arena with no bullets at all, and
+    the share of the arena that bullet-free bound covers at each tick before it: the most a
+    tick of the opening spread could have (a phase inside the spread is measured against it).
+
+    The very same procedure as the bound (exact opening, cells, the k-tick chain) with no
+    bullets, so with no bullets near the two agree and the ratio is 1.
+    """
+    free = forward(None, grid, hit_r2, start, ticks, store=False, until_full=True)
+    if budget is not None:
+        budget.spend("opening", -(-free.end_tick * grid.cells // CELLS_PER_UNIT))
+    full = free.end_tick - 1 if free.last == grid.core else ticks
+    return full, free.safe_fraction[:full]
 
 
-def exact_step(field_: BulletField, grid: Grid, hit_r2: int, t: int, xs: np.ndarray,
+def exact_step(field_: BulletField | None, grid: Grid, hit_r2: int, t: int, xs: np.ndarray,
                ys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every real move from every position, clamped and deduplicated, and which are hit at t.
 
@@ -96,6 +109,8 @@ def exact_step(field_: BulletField, grid: Grid, hit_r2: int, t: int, xs: np.ndar
     key = np.unique((cx + (1 << 23)) << 24 | (cy + (1 << 23)))
     cx, cy = (key >> 24) - (1 << 23), (key & ((1 << 24) - 1)) - (1 << 23)
     hit = np.zeros(cx.size, dtype=bool)
+    if field_ is None:
+        return cx, cy, hit
     bx, by = field_.positions(t, field_.alive(t))
     if bx.size:
         r = int(np.sqrt(hit_r2)) + 1
@@ -109,9 +124,10 @@ def exact_step(field_: BulletField, grid: Grid, hit_r2: int, t: int, xs: np.ndar
     return cx, cy, hit
 
 
-def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int], end_tick: int, *,
+def forward(field_: BulletField | None, grid: Grid, hit_r2: int, start: tuple[int, int], end_tick: int, *,
             store: bool = True, progress: ProgressFn | None = None,
-            deadline: Callable[[], bool] | None = None, exact_cap: int = EXACT_CAP) -> ReachResult:
+            budget: Budget | None = None, exact_cap: int = EXACT_CAP, stage: str = "bound",
+            until_full: bool = False, warmup: bool = True) -> ReachResult:
     """Run the bound over ticks 0 .. end_tick - 1; stop early at the first empty set.
 
     The opening is exact: while fewer than ``exact_cap`` positions are reachable without a
@@ -120,8 +136,14 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
     contain every hit-free position, and the exact opening is much tighter where it matters
     most (a wall in the first ticks, when the player has had no time to move).
 
-    ``deadline()`` returning True stops the pass too (the result then covers fewer ticks and
-    proves nothing about the rest; ``complete`` is False and the caller says so).
+    Work is counted in ``budget`` (cells per tick, positions tested in the opening) and the
+    budget is asked at chunk boundaries only, so where a pass stops depends on the config
+    alone; an exhausted budget stops it (the result then covers fewer ticks and proves nothing
+    about the rest; ``complete`` is False and the caller says so).
+
+    ``field_=None`` is a fight with no bullets (the opening spread); ``until_full`` stops at the
+    first tick whose set is the whole arena; neither it nor ``warmup=False`` computes the
+    opening spread (``warmup_ticks`` is then meaningless).
     """
     start_cell = grid.cell_of(*start)
     stored = None
@@ -141,18 +163,24 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
     chunk = max(1, min(64, 2_000_000 // grid.cells))
     hits: list[int] = []
     report_every = max(1, end_tick // 50)
+    cell_units = -(-grid.cells // CELLS_PER_UNIT)
+    lag = grid.ticks_per_cell
+    recent: deque[int] = deque([r], maxlen=lag)  # F[t - lag] .. F[t - 1] (the start cell for t - lag < 0)
     for t in range(end_tick):
         k = t % chunk
         if k == 0:
-            if deadline is not None and t and deadline():
+            if budget is not None and t and budget.exhausted():
                 done, complete = t, False  # r is F[t - 1], previous F[t - 2]
                 break
             if progress is not None and t // report_every != (t + chunk) // report_every:
                 progress("reach", t, end_tick)
-            hits = covered_chunk_sets(field_, grid, hit_r2, t, min(end_tick, t + chunk))
+            hits = (covered_chunk_sets(field_, grid, hit_r2, t, min(end_tick, t + chunk)) if field_ is not None
+                    else [0] * chunk)
         previous = r
         if exact:
             cx, cy, hit = exact_step(field_, grid, hit_r2, t, xs, ys)
+            if budget is not None:
+                budget.spend(stage, cx.size)
             xs, ys = cx[~hit], cy[~hit]
             r = grid.from_cells(grid.cell_x(xs), grid.cell_y(ys))
             exact_ticks = t + 1
@@ -162,6 +190,11 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
                 exact = False
         else:
             r = grid.post(r) & ~hits[k]
+            if lag > 1:  # and within one cell of F[t - lag]: the player's real speed
+                r &= grid.dilate(recent[0])
+            if budget is not None:
+                budget.spend(stage, cell_units)
+        recent.append(r)
         counts[t] = n = r.bit_count()
         if stored is not None:
             stored[t] = np.frombuffer(grid.to_bytes(r), dtype=np.uint8)
@@ -169,14 +202,20 @@ def forward(field_: BulletField, grid: Grid, hit_r2: int, start: tuple[int, int]
             first_empty, done = t, t + 1
             break
         fractions[t] = grid.area_fraction(r)
-    warm = _warmup(grid, start_cell, min(end_tick, 4 * (grid.nx + grid.ny)))
+        if until_full and r == grid.core:
+            done = t + 1
+            break
+    if until_full or not warmup:
+        warm, free = done, None
+    else:
+        warm, free = _warmup(grid, hit_r2, start, min(end_tick, 4 * (grid.nx + grid.ny) * lag), budget)
     return ReachResult(grid, done, fractions[:done], counts[:done], first_empty, warm, complete,
                        stored[:done] if stored is not None else None, start_cell, r, previous, exact_ticks,
-                       candidates)
+                       candidates, free)
 
 
 def viable(reach: ReachResult, progress: ProgressFn | None = None,
-           deadline: Callable[[], bool] | None = None) -> np.ndarray | None:
+           budget: Budget | None = None) -> np.ndarray | None:
     """Backwards: V[t] = F[t] and pre(V[t+1]), stored like ``reach.stored``; None without storage.
 
     A position outside V[t] cannot start a hit-free rest of the fight (the same induction as
@@ -190,12 +229,15 @@ def viable(reach: ReachResult, progress: ProgressFn | None = None,
     v = reach.reachable(last)
     out[last] = reach.stored[last]
     report_every = max(1, reach.end_tick // 50)
+    cell_units = -(-g.cells // CELLS_PER_UNIT)
     for t in range(last - 1, -1, -1):
         v = reach.reachable(t) & g.pre(v)
+        if budget is not None:
+            budget.spend("viable", cell_units)
         out[t] = np.frombuffer(g.to_bytes(v), dtype=np.uint8)
         if t % report_every == 0:
             if progress is not None:
                 progress("viable", last - t, last)
-            if deadline is not None and deadline():
+            if budget is not None and budget.exhausted():
                 return None
     return out

@@ -9,7 +9,8 @@ The report keeps three stories apart, like a run keeps ``died`` apart from ``tim
   too coarse to close, a search that ran out of ideas).
 
 Per-tick figures are integers or thousandths so a report is stable across machines; only
-``effort`` (wall-clock seconds) varies between runs of the same analysis.
+``effort``'s timings (wall-clock seconds) vary between runs of the same analysis: its work
+units, the verdict and the witness do not (the budget is counted work).
 """
 
 from __future__ import annotations
@@ -91,7 +92,12 @@ class PhaseSafeArea(_Model):
     min_tick: int
     mean_milli: int
     ticks_considered: int = Field(description="ticks that count: those after the opening spread (warm-up), "
-                                              "or the whole phase if it ends before the spread does")
+                                              "or the whole phase if it ends before the spread does; "
+                                              "never ticks after an unfair tick")
+    measured_against: Literal["arena", "opening"] = Field(
+        default="arena", description="arena: thousandths of the arena; opening: the phase ends before the "
+                                     "opening spread does, so its figures are thousandths of what the bound "
+                                     "reaches at that tick with no bullets at all (tick 0 is not 0%)")
 
 
 class SafeArea(_Model):
@@ -117,13 +123,31 @@ class SearchEffort(_Model):
     widths: list[int]
     deepest_tick: int
     failure_ticks: list[int] = Field(description="ticks at which the beam died (first 20)")
-    stopped_by: Literal["found", "budget", "exhausted", "not_run"]
+    stopped_by: Literal["found", "budget", "time", "exhausted", "not_run"]
     used_viability: bool
     calm_ticks: int = Field(description="ticks passed standing still because no bullet could arrive")
 
 
+class CheapEffort(_Model):
+    """The cheap witnesses tried before any search (standing still, walks, each bot skill)."""
+
+    candidates: int
+    replays: int
+    found: str | None = Field(default=None, description="the candidate that replayed hit-free, if any")
+    seed: str | None = Field(default=None, description="the candidate whose hit-free start seeded the search")
+    seed_ticks: int = 0
+
+
 class Effort(_Model):
-    budget_seconds: float
+    budget_seconds: float = Field(description="the safety stop in seconds (never what decides a verdict)")
+    budget_work: int = Field(default=0, description="the work budget (docs/analysis.md section 6: units)")
+    work_units: int = Field(default=0, description="work spent; the same on every machine and load")
+    work_by_stage: dict[str, int] = Field(default_factory=dict)
+    stopped_by: Literal["complete", "work", "time"] = Field(
+        default="complete", description="complete: nothing ran out; work: the work budget ran out "
+                                        "(deterministic); time: the safety stop fired (the verdict is then "
+                                        "undetermined and says so)")
+    cheap: CheapEffort | None = None
     elapsed_seconds: float
     reach_ticks: int = Field(description="ticks the bound examined")
     reach_complete: bool
@@ -171,15 +195,28 @@ class FairnessCheck(_Model):
     miss: float = 0.0
 
 
-def fairness_check(report: FairnessReport, *, require_proof: bool = False) -> FairnessCheck:
-    """The verdict as a hard check for the ``danger`` family.
+FairnessPolicy = Literal["undetermined_allowed", "fair_required"]
+POLICY_WORDS = {"undetermined_allowed": "fair or undetermined passes, only a proof of unfairness fails",
+                "fair_required": "only a replayed witness (fair) passes"}
 
-    By default only a proof of unfairness fails (an undetermined fight is not blamed for the
-    analysis's limits); with ``require_proof`` anything but a replayed witness fails. A failing
-    check names the responsible phase (unfair) so a repair acts on it.
+
+def fairness_check(report: FairnessReport, *, require_proof: bool = False,
+                   policy: FairnessPolicy | None = None) -> FairnessCheck:
+    """The verdict as a hard check for the ``danger`` family, under an explicit policy.
+
+    ``undetermined_allowed`` (the default, as before): only a proof of unfairness fails (an
+    undetermined fight is not blamed for the analysis's limits). ``fair_required`` (or the
+    older ``require_proof=True``): anything but a replayed witness fails. The policy is written
+    into the check's detail whatever the verdict, so an undetermined fight that passes says it
+    passed by policy, not silently. A failing check names the responsible phase (unfair) so a
+    repair acts on it.
     """
-    passed = report.verdict == "fair" if require_proof else report.verdict != "unfair"
-    expected = "fair" if require_proof else "fair|undetermined"
+    chosen: FairnessPolicy = policy or ("fair_required" if require_proof else "undetermined_allowed")
+    if chosen not in POLICY_WORDS:
+        raise ValueError(f"unknown fairness policy {chosen!r}; allowed: {', '.join(POLICY_WORDS)}")
+    strict = chosen == "fair_required"
+    passed = report.verdict == "fair" if strict else report.verdict != "unfair"
+    expected = "fair" if strict else "fair|undetermined"
     if report.unfair is not None:
         u = report.unfair
         w = u.responsible_wave
@@ -190,7 +227,9 @@ def fairness_check(report: FairnessReport, *, require_proof: bool = False) -> Fa
         detail = (f"witness trace {report.witness.trace_hash[:12]} replays with "
                   f"{report.witness.replay.player_hits} hits over {report.witness.replay.ticks} ticks")
     else:
-        detail = report.reason
+        how = "passes by policy" if passed else "fails: the policy requires a witness"
+        detail = f"undetermined, {how}: {report.reason}"
+    detail += f" [policy {chosen}: {POLICY_WORDS[chosen]}]"
     return FairnessCheck(expected=expected, actual=report.verdict, passed=passed,
                          phase_id=None if passed else report.failing_phase_id, detail=detail,
                          miss=0.0 if passed else 1.0)

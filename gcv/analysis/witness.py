@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from gcv.analysis.budget import Budget
 from gcv.analysis.field import BulletField, WaveSpec, aim_angle, wave_bullets
 from gcv.analysis.grid import Grid
 from gcv.analysis.moves import MoveTable
@@ -44,7 +45,7 @@ class SearchStats:
     widths: list[int] = field(default_factory=list)
     deepest_tick: int = -1  # the last tick some kept position survived
     failures: list[int] = field(default_factory=list)  # ticks at which the beam died
-    stopped_by: str = "not_run"  # found | budget | exhausted
+    stopped_by: str = "not_run"  # found | budget | time | exhausted
     calm_ticks: int = 0  # ticks passed standing still with no bullet able to arrive
 
 
@@ -151,6 +152,8 @@ class WitnessSearch:
         self.hit_r = isqrt(self.hit_r2)
         self.stay = int(np.flatnonzero((moves.step_x == 0) & (moves.step_y == 0))[0])
         self._calm = False  # the best node of the last step had nothing within reach
+        self.budget: Budget | None = None
+        self.stats = SearchStats()
         self.start = (pl["start_x"], pl["start_y"])
         self.worlds = _Worlds(program, specs)
         self.aimed_ticks = self.worlds.aimed
@@ -186,6 +189,8 @@ class WitnessSearch:
         all_x = np.minimum(np.maximum(px[:, None] + mv.step_x, -mv.half_width), mv.half_width).ravel()
         all_y = np.minimum(np.maximum(py[:, None] + mv.step_y, -mv.half_height), mv.half_height).ravel()
         self.stats.nodes_expanded += int(all_x.size)
+        if self.budget is not None:
+            self.budget.spend("search", all_x.size)
         all_cell = self._cells(all_x, all_y)
         if self.viable is not None:
             row = self.viable[t]
@@ -215,7 +220,11 @@ class WitnessSearch:
         if safe.size == 0:
             return empty, empty, empty, empty, empty
         score = np.minimum(now, later)[safe] + (now[safe] >> 2)
-        order = np.argsort(-score, kind="stable")
+        # Ties (nothing near enough to rank by: every score at the cap) go to the positions
+        # farthest from the beam's centre, so a beam with nothing to dodge yet spreads out at
+        # full speed instead of idling in a blob: a danger still far off may need a long walk.
+        sx, sy = cx[safe] - int(px.mean()), cy[safe] - int(py.mean())
+        order = np.lexsort((-(sx * sx + sy * sy), -score))
         # the best node of each cell (and world) only, so the beam spreads out
         key = cell[safe][order]
         if cw is not None:
@@ -227,8 +236,9 @@ class WitnessSearch:
         parent = chosen // m
         return all_x[chosen], all_y[chosen], world[parent], parent, chosen % m
 
-    def _calm_ticks(self, t: int, x: int, y: int, world: int) -> int:
-        """Ticks from t on that (x, y) can stand still with no bullet able to touch it.
+    def _calm_ticks(self, t: int, px: np.ndarray, py: np.ndarray, world: np.ndarray) -> int:
+        """Ticks from t on that every node of the beam can stand still with no bullet able to
+        touch it (the smallest over the nodes, so the whole beam stands and keeps its spread).
 
         Sound bound: a bullet at distance d (floor of the root) now is farther than the hit
         radius for the next (d - r - 1) // closure ticks; bullets fired later start at the boss.
@@ -242,22 +252,30 @@ class WitnessSearch:
         if limit < 2:
             return 0
         bx, by, _, _, _ = self._bullets_at(t)
-        if world:
-            ex, ey = self.worlds.bullets(world, t)
-            bx, by = np.concatenate((bx, ex)), np.concatenate((by, ey))
         boss = self.program["boss"]
-        d2 = (boss["x"] - x) ** 2 + (boss["y"] - y) ** 2
-        if bx.size:
-            dx, dy = bx - x, by - y
-            d2 = min(d2, int((dx * dx + dy * dy).min()))
-        k = (isqrt(d2) - self.hit_r - 1) // self.closure + 1
-        k = min(k, limit)
-        if k >= 2 and self.viable is not None:
-            g = self.grid
-            bit = int(g.bit_index(int(g.cell_x(x)), int(g.cell_y(y))))
-            ok = (self.viable[t:t + k, bit >> 3] >> (bit & 7)) & 1
-            k = int(np.argmin(ok)) if not ok.all() else k
-        return k if k >= 2 else 0
+        skip = limit
+        for i in range(px.size):
+            x, y, w = int(px[i]), int(py[i]), int(world[i])
+            ex, ey = (bx, by)
+            if w:
+                wx, wy = self.worlds.bullets(w, t)
+                ex, ey = np.concatenate((bx, wx)), np.concatenate((by, wy))
+            d2 = (boss["x"] - x) ** 2 + (boss["y"] - y) ** 2
+            if ex.size:
+                dx, dy = ex - x, ey - y
+                d2 = min(d2, int((dx * dx + dy * dy).min()))
+            k = (isqrt(d2) - self.hit_r - 1) // self.closure + 1
+            if k >= 2 and self.viable is not None:
+                g = self.grid
+                bit = int(g.bit_index(int(g.cell_x(x)), int(g.cell_y(y))))
+                ok = (self.viable[t:t + k, bit >> 3] >> (bit & 7)) & 1
+                k = int(np.argmin(ok)) if not ok.all() else k
+            skip = min(skip, k)
+            if skip < 2:
+                return 0
+        if self.budget is not None:
+            self.budget.spend("search", px.size * max(1, bx.size))
+        return skip
 
     def _bullets_at(self, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """Player-independent bullets at tick t and the same bullets a few ticks on.
@@ -294,36 +312,63 @@ class WitnessSearch:
         return world
 
     # ------------------------------------------------------------------ the search
-    def run(self, *, deadline: Callable[[], bool] | None = None, progress: ProgressFn | None = None,
-            viable_provider: Callable[[], np.ndarray | None] | None = None) -> SearchResult:
+    def _follow(self, path: list[int]) -> list[tuple[np.ndarray, ...]]:
+        """Layers of one node along ``path`` (a trajectory known to be hit-free so far, e.g. a
+        bot's up to a little before its first hit), aimed waves fired as the engine would."""
+        zero = np.zeros(1, dtype=np.int64)
+        px = np.array([self.start[0]], dtype=np.int64)
+        py = np.array([self.start[1]], dtype=np.int64)
+        world = zero
+        layers: list[tuple[np.ndarray, ...]] = [(px, py, zero, zero, zero)]
+        sx, sy = self.moves.step_x, self.moves.step_y
+        for t, k in enumerate(path):
+            if t in self.aimed_ticks:
+                world = self._fire(t, px, py, world)
+            px = np.minimum(np.maximum(px + sx[k], -self.moves.half_width), self.moves.half_width)
+            py = np.minimum(np.maximum(py + sy[k], -self.moves.half_height), self.moves.half_height)
+            layers.append((px, py, world, zero, np.full(1, k, dtype=np.int64)))
+        return layers
+
+    def run(self, *, budget: Budget | None = None, progress: ProgressFn | None = None,
+            viable_provider: Callable[[], np.ndarray | None] | None = None,
+            seed_path: list[int] | None = None) -> SearchResult:
         """Search until a path covers the whole fight, the budget ends, or backing up from the
         start with the widest beam fails. ``viable_provider`` is called at the first dead end
-        to get the backward bound (it costs a pass over the fight, so it waits until needed)."""
+        to get the backward bound (it costs a pass over the fight, so it waits until needed).
+
+        ``seed_path`` starts the beam where a cheap trajectory (a bot's, walking then standing)
+        got to without a hit; backing up reaches back into it (from its single positions, with
+        a wider beam each time) and, failing that, to the very start, so a seed can only help.
+
+        Standing still while nothing can arrive keeps the whole beam (its spread is what lets
+        it dodge afterwards) and is not taken again inside a stretch being retried after the
+        beam died there: standing still is what the retry must be free to not do.
+        """
+        self.budget = budget
         self.stats = SearchStats()
-        start_x, start_y = self.start
-        zero = np.zeros(1, dtype=np.int64)
         # layers[t + 1] = nodes kept at tick t; layers[0] = the start (tick -1)
-        layers: list[tuple[np.ndarray, ...]] = [(
-            np.array([start_x], dtype=np.int64), np.array([start_y], dtype=np.int64), zero, zero, zero)]
+        layers = self._follow(seed_path or [])
         width, back, attempt_start = self.width, BACKUP_TICKS, 0
         worst_failure = -1
         deepest: list[int] = []
         self.stats.widths.append(width)
-        t = 0
+        t = len(layers) - 1
+        self.stats.deepest_tick = t - 1
         report_every = max(1, self.end_tick // 50)
         while t < self.end_tick:
             px, py, world, _, _ = layers[t]
-            if self._calm:
+            if self._calm and t > worst_failure:
                 self._calm = False
-                skip = self._calm_ticks(t, int(px[0]), int(py[0]), int(world[0]))
-                if skip:  # nothing can reach the best node for a while: it stands still
-                    node = (px[:1], py[:1], world[:1], np.zeros(1, dtype=np.int64),
-                            np.full(1, self.stay, dtype=np.int64))
+                skip = self._calm_ticks(t, px, py, world)
+                if skip:  # nothing can reach the beam for a while: it stands still
+                    n = px.size
+                    node = (px, py, world, np.arange(n, dtype=np.int64), np.full(n, self.stay, dtype=np.int64))
                     layers.extend([node] * skip)
                     t += skip
                     self.stats.deepest_tick = max(self.stats.deepest_tick, t - 1)
                     self.stats.calm_ticks += skip
                     continue
+            self._calm = False
             kept = self._step(t, px, py, world, width)
             if kept[0].size:
                 layers.append(kept)
@@ -333,16 +378,16 @@ class WitnessSearch:
                     width = self.width  # well past the trouble spot: the usual beam again
                 if progress is not None and t % report_every == 0:
                     progress("search", t, self.end_tick)
-                if deadline is not None and t % 16 == 0 and deadline():
-                    self.stats.stopped_by = "budget"
+                if budget is not None and t % 16 == 0 and budget.exhausted():
+                    self.stats.stopped_by = "time" if budget.stopped_by_time else "budget"
                     return self._result(layers, deepest, found=False)
                 continue
             # the beam died at tick t
             self.stats.failures.append(t)
             if t - 1 >= len(deepest):
                 deepest = self._path(layers)
-            if deadline is not None and deadline():
-                self.stats.stopped_by = "budget"
+            if budget is not None and budget.exhausted():
+                self.stats.stopped_by = "time" if budget.stopped_by_time else "budget"
                 return self._result(layers, deepest, found=False)
             if self.viable is None and viable_provider is not None:
                 # from now on leave dead ends early (the kept layers stay valid: they are hit-free)

@@ -3,7 +3,9 @@
 The analysis itself (``gcv.analysis``) proves a fight dodgeable with a replayed witness, or
 unfair where that is sound; the loop runs it when the targets require a dodgeable fight and
 hands the resulting check here. Only a proof of unfairness fails: an undetermined fight is
-not blamed for the analysis's limits (its report says so). The check names the phase whose
+not blamed for the analysis's limits; the check's detail names that policy (``undetermined_allowed``;
+``fair_required`` fails anything but a witness: ``gcv.analysis.fairness_check(policy=...)``), so
+an undetermined pass is never silent. The check names the phase whose
 bullets close the last gap, so a repair acts there (``danger`` family).
 """
 

@@ -9,7 +9,9 @@ import pytest
 from PIL import Image
 
 from gcv.analysis import run_analysis
-from gcv.analysis.frames import COVERED, REACH_HIT, SAFE, png_bytes, safe_area_svg, sparkline
+from gcv.analysis.frames import (COVERED, LEGEND, LEGEND_HEIGHT, REACH_HIT, SAFE, png_bytes, safe_area_svg,
+                                 sparkline)
+from gcv.simio.render import BOSS
 from tests.support.fairutil import baseline_data, falling_wall
 
 
@@ -18,9 +20,20 @@ def wall():
     return run_analysis(falling_wall(), seed=1, budget_seconds=30)
 
 
-def _colours(png: bytes) -> set[tuple[int, int, int]]:
+def _colours(png: bytes, *, legend: bool = False) -> set[tuple[int, int, int]]:
+    """The colours of the arena (HUD included), or of the legend band under it."""
     img = np.asarray(Image.open(io.BytesIO(png)).convert("RGB"))
+    img = img[-LEGEND_HEIGHT:] if legend else img[:-LEGEND_HEIGHT]
     return {tuple(int(c) for c in px) for px in img.reshape(-1, 3)}
+
+
+def test_frames_carry_a_legend_of_every_colour(wall) -> None:
+    """Issue 29: the frame did not say what the green, the halos and the dots mean."""
+    png = png_bytes(wall.unfair_frame())
+    legend = _colours(png, legend=True)
+    assert {SAFE, REACH_HIT, COVERED, BOSS} <= legend
+    assert len(LEGEND) == 6 and any("hit radius" in words for _, words in LEGEND)
+    assert SAFE not in _colours(png)  # the legend's green swatch is not in the arena
 
 
 def test_unfair_frame_is_deterministic_and_shows_the_hit_reachable_area(wall) -> None:

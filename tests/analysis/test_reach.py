@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
 
 from gcv.analysis.field import BulletField, wave_specs
 from gcv.analysis.grid import choose_grid
@@ -107,3 +108,51 @@ def test_viable_sets_lie_inside_the_forward_sets_and_keep_hit_free_paths() -> No
     # a position still hit-free at the horizon that is not viable must die later; check the
     # weaker, exact statement: the viable set at the last tick equals the forward set
     assert int.from_bytes(v[-1].tobytes(), "little") == reach.reachable(reach.end_tick - 1)
+
+
+def _coarse(doc: dict, num: int, horizon: int):
+    """The bound on a grid whose cells are ``num`` player steps wide, against brute force."""
+    from gcv.analysis.grid import Grid
+
+    program = compile_program(BulletHellConfig.model_validate(doc))
+    schedule = emission_schedule(program)
+    field = BulletField(program, wave_specs(program, 0, schedule))
+    moves = move_table(program)
+    arena = program["arena"]
+    grid = Grid(arena["half_width"], arena["half_height"], moves.max_axis_step, num, 1, moves)
+    pl = program["player"]
+    reach = forward(field, grid, pl["hit_radius"] ** 2, (pl["start_x"], pl["start_y"]), schedule.end_tick,
+                    exact_cap=0)
+    exact = exact_hit_free_sets(program, lambda t: field.positions(t, field.alive(t)), min(horizon, reach.end_tick))
+    return grid, reach, exact
+
+
+@pytest.mark.parametrize("num,speed", [(4, 2), (7, 1.5), (9, 3)])
+def test_the_k_tick_chain_keeps_every_hit_free_position(num: int, speed: float) -> None:
+    """Cells several steps wide: the bound also intersects with one cell around F[t - k]
+    (k ticks move at most one cell); it must still contain every hit-free position, and be
+    tighter than a cell per tick."""
+    doc = falling_wall(move_speed=speed, focus_multiplier=1, hit_radius=0.8, graze_radius=1.3,
+                       start_position={"x": 0.3, "y": -0.4})
+    doc["boss"]["position"] = {"x": 0, "y": 1.2}
+    doc["phases"][0]["pattern"].update(type="spiral", bullets_per_wave=9, bullet_speed=2.5, wave_interval_ms=250,
+                                       bullet_lifetime_seconds=1.5, rotation_per_wave_deg=17)
+    assert validate(doc, doc).ok
+    grid, reach, exact = _coarse(doc, num, horizon=70)
+    assert grid.ticks_per_cell == num and len(exact) > 2 * num
+    _assert_contained(grid, reach, exact)
+    # without the chain a set grows by a cell per tick; with it, by a cell per k ticks
+    t = 3 * num
+    assert reach.safe_cells[t] <= (2 * (t // num + 1) + 1) ** 2 < (2 * (t + 1) + 1) ** 2
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(doc=tiny_configs(), num=st.integers(2, 8))
+def test_bound_on_coarse_grids_contains_every_hit_free_position(doc: dict, num: int) -> None:
+    assume(validate(doc, doc).ok)
+    grid, reach, exact = _coarse(doc, num, horizon=HORIZON)
+    _assert_contained(grid, reach, exact)
+    empty = next((t for t, (xs, _) in enumerate(exact) if xs.size == 0), None)
+    if reach.first_empty is not None and reach.first_empty < len(exact):
+        assert exact[reach.first_empty][0].size == 0 and empty is not None and reach.first_empty >= empty

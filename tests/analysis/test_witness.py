@@ -17,7 +17,7 @@ from gcv.sim.players import InputsTrace, expand_trace
 from gcv.sim.program import compile_program
 from gcv.sim.schedule import emission_schedule
 from gcv.sim.telemetry import gameplay_view
-from tests.support.fairutil import baseline_data, falling_wall
+from tests.support.fairutil import baseline_data, edge_gap, falling_wall
 from tests.support.parity import CPP, CSHARP, differing_fields, make_request
 from tests.support.toolchains import require_cpp_harness, require_csharp_harness
 
@@ -51,6 +51,27 @@ def test_search_path_replays_hit_free_and_follows_the_engine() -> None:
     trace = {"format": "gcv.inputs/1", "tick_hz": 60, "runs": path_to_runs(search.moves, result.moves)}
     tel = Simulation(program, {"kind": "inputs", "trace": trace}).run(seed=1).telemetry
     assert tel["player_hits"] == 0 and tel["status"] == "completed"
+
+
+@pytest.mark.parametrize("start_x", [-1, -0.5])
+def test_the_search_alone_walks_into_a_lane_long_before_the_danger_is_near(start_x: float) -> None:
+    """Issue 29: with nothing near, the beam stood still (all of it collapsed onto one node)
+    and, after dying, backed up into the same stand-still; ranked by nearby clearance, ties
+    broken by nothing, it never walked the long way to the only lane. No cheap witness here:
+    the search by itself, from the start, must find it."""
+    program, search = _search(edge_gap(start_x=start_x))
+    result = search.run()
+    assert result.stats.stopped_by == "found" and result.moves is not None
+    trace = {"format": "gcv.inputs/1", "tick_hz": 60, "runs": path_to_runs(search.moves, result.moves)}
+    tel = Simulation(program, {"kind": "inputs", "trace": trace}).run(seed=1).telemetry
+    assert tel["player_hits"] == 0 and tel["status"] == "completed"
+
+
+def test_a_seed_path_starts_the_beam_where_it_ends() -> None:
+    program, search = _search(baseline_data())
+    stay = search.stay
+    result = search.run(seed_path=[stay] * 100)
+    assert result.stats.stopped_by == "found" and result.moves is not None and result.moves[:100] == [stay] * 100
 
 
 def test_search_gives_up_on_an_unfair_fight_and_keeps_its_deepest_path() -> None:

@@ -120,3 +120,25 @@ def test_help_documents_the_exit_codes() -> None:
     result = run("fair", "--help")
     assert result.exit_code == 0
     assert "0 fair, 1 unfair, 3 undetermined, 2 bad input" in " ".join(result.stdout.split())
+
+
+def test_the_work_budget_option_decides_and_the_defaults_mirror_the_analysis(tmp_path: Path) -> None:
+    """--budget-work is the budget (deterministic); --budget-seconds only a safety stop."""
+    from gcv.analysis import budget
+    from gcv.cli.commands import fair_cmds
+
+    assert (fair_cmds.DEFAULT_BUDGET_WORK, fair_cmds.DEFAULT_SAFETY_SECONDS, fair_cmds.MAX_BUDGET_WORK) == (
+        budget.DEFAULT_BUDGET_WORK, budget.DEFAULT_SAFETY_SECONDS, budget.MAX_BUDGET_WORK)
+    config = write(tmp_path, with_phase(falling_wall(), 0, type="aimed_fan", spread_angle_deg=30))
+    code, doc = run_json("fair", config, "--budget-work", "1000")
+    effort = doc["report"]["effort"]
+    assert code == 3 and effort["budget_work"] == 1000 and effort["stopped_by"] == "work"
+    assert effort["work_units"] >= 1000 and effort["budget_seconds"] == budget.DEFAULT_SAFETY_SECONDS
+    again = run_json("fair", config, "--budget-work", "1000")[1]["report"]["effort"]
+    assert again["work_units"] == effort["work_units"] and again["work_by_stage"] == effort["work_by_stage"]
+    human = run("fair", config, "--budget-work", "1000")
+    assert human.exit_code == 3 and "the work budget ran out" in human.stdout
+    for value in ("0", "-5"):
+        result = run("fair", config, "--budget-work", value)
+        assert result.exit_code == 2 and "--budget-work" in result.stderr
+    assert "--budget-work" in " ".join(run("fair", "--help").stdout.split())

@@ -122,3 +122,55 @@ def exact_hit_free_sets(program: dict[str, Any], bullets_at: Any, ticks: int, *,
         out.append((cx, cy))
         xs, ys = cx, cy
     return out
+
+
+def ring_wall(*, width: float = 6, bullets: int = 64, hit_radius: float = 0.5, speed: float = 3.0,
+              player_speed: float = 2.0, start_y: float = -1.5, name: str = "Ring wall") -> dict[str, Any]:
+    """A solid ring fired from the middle of a small square arena: unfair, with known truth.
+
+    The ring expands past every point of the arena (its bullets despawn only outside it), and
+    on the arena's farthest point from the boss (a corner, ``width / sqrt 2`` away) two
+    neighbouring bullets are ``2 pi R / bullets`` apart; the generator keeps that at most the
+    hit radius, so no point between them is farther than the hit radius from both: a point
+    player cannot slip through, and every position is hit when the ring passes it. The ring
+    moves at most 0.05 units a tick (far less than the hit radius), so it cannot skip over a
+    position either. The width is cut down until the spacing rule holds.
+    """
+    import math
+
+    while width > 4 and 2 * math.pi * (width / math.sqrt(2)) / bullets > hit_radius:
+        width -= 0.5
+    doc = falling_wall()
+    doc["name"] = name
+    doc["scenario"].update(scenario_id="ring_wall", arena_width=width, arena_height=width, duration_seconds=5)
+    doc["player"].update(move_speed=player_speed, hit_radius=hit_radius, graze_radius=round(hit_radius + 0.3, 2),
+                         start_position={"x": 0, "y": start_y})
+    doc["boss"]["position"] = {"x": 0, "y": 0}
+    doc["phases"][0]["pattern"].update(type="ring", bullets_per_wave=bullets, wave_interval_ms=2000,
+                                       bullet_speed=speed, bullet_lifetime_seconds=8)
+    return doc
+
+
+def edge_gap(*, hit_radius: float = 2, height: float = 20, start_x: float = -1,
+             name: str = "Edge gap") -> dict[str, Any]:
+    """A 4-wide arena with a column of bullets falling straight down beside a lane exactly as
+    wide as the hit radius: fair, with known truth.
+
+    The boss sits on the top edge at ``x = 2 - 2 r`` and fires one bullet straight down every
+    0.1 s (0.6 units apart, a solid column of radius ``r``); the column covers ``x <= 2 - r``
+    (and, as ``2 - 2 r - r <= -2`` for ``r >= 4/3``, everything left of it), so the only safe
+    places are ``x > 2 - r``: a lane of width ``r`` at the right edge. The player starts at the
+    bottom at ``start_x`` (by default 1 unit inside the column's reach) and is slow (0.5 units/s):
+    it must start walking right about 2 s before the first bullet arrives (3.3 s in), long
+    before any bullet is near. Walking right to the edge and standing there survives the whole
+    fight; standing still does not (``tests/analysis/test_known_truth.py`` replays both).
+    """
+    doc = falling_wall(move_speed=0.5, hit_radius=hit_radius, graze_radius=hit_radius + 0.5,
+                       start_position={"x": start_x, "y": -height / 2})
+    doc["name"] = name
+    doc["scenario"].update(scenario_id="edge_gap", arena_height=height, duration_seconds=10)
+    doc["targets"]["min_survival_seconds"] = 10
+    doc["boss"]["position"] = {"x": round(2 - 2 * hit_radius, 6), "y": height / 2}
+    doc["phases"][0]["pattern"].update(wave_interval_ms=100, bullet_speed=6,
+                                       bullet_lifetime_seconds=round(height / 6 + 0.5, 1))
+    return doc

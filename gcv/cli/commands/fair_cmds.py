@@ -4,6 +4,10 @@ Exit codes: 0 fair (a witness trace replays hit-free), 1 unfair (no movement avo
 the tick, phase and wave are named), 3 undetermined (neither within the budget; the effort
 is reported), 2 bad input (unreadable or invalid config, bad option, unusable output folder).
 
+The budget is ``--budget-work`` work units (deterministic: the same verdict and witness on any
+machine and load); ``--budget-seconds`` is only a safety stop, and when it fires the verdict is
+undetermined and says "stopped by time".
+
 Writes to ``--out`` or the workspace (``$GCV_HOME/fair/<config>-seed<N>/``): ``report.json``,
 ``witness.inputs.json`` (replay it with ``gcv sim CONFIG --player inputs:FILE``),
 ``safe_area.svg``, and PNG frames of the unfair tick and of the tightest tick.
@@ -27,6 +31,10 @@ EXIT_UNFAIR = 1
 EXIT_UNDETERMINED = 3
 VERDICT_EXIT = {"fair": EXIT_FAIR, "unfair": EXIT_UNFAIR, "undetermined": EXIT_UNDETERMINED}
 MAX_SEED = (1 << 63) - 1
+# Mirrors of gcv.analysis.budget (not imported here: `gcv --help` stays fast); a test holds them equal.
+DEFAULT_BUDGET_WORK = 100_000_000
+DEFAULT_SAFETY_SECONDS = 600.0
+MAX_BUDGET_WORK = 10**12
 
 app = typer.Typer()
 
@@ -110,14 +118,24 @@ def _print_summary(report: Any, files: dict[str, str], config_path: Path) -> Non
             rows.append([ph.phase_id, f"{ph.start_tick}-{ph.end_tick}", "-", "-", "-", "not measured"])
     print_table(out, [Col("phase", "id"), Col("ticks", "num"), Col("min", "num"), Col("at tick", "num"),
                       Col("mean", "num"), Col(f"curve {floor // 10}-100%", "id", optional=True)], rows)
+    opening = [ph.phase_id for ph in sa.phases if ph.ticks_considered and ph.measured_against == "opening"]
+    if opening:
+        out.print(f"({escape(', '.join(opening))} ends before the opening spread ({sa.warmup_ticks} ticks): its "
+                  "figures are % of what a player could reach by then with no bullets at all)")
     if sa.tightest_tick is not None:
         out.print(f"tightest: {sa.tightest_milli / 10:.1f}% at tick {sa.tightest_tick} "
                   f"({sa.tightest_tick / 60:.2f} s, {escape(sa.tightest_phase_id or '')})")
     for note in report.notes:
         out.print(f"[yellow]note:[/] {escape(note)}")
     e = report.effort
-    out.print(f"effort: {e.elapsed_seconds:.2f} s of {e.budget_seconds:g} s; bound {e.reach_ticks} ticks; search "
+    stop = {"complete": "", "work": "; the work budget ran out",
+            "time": "; STOPPED BY TIME (the safety stop, not a verdict)"}[e.stopped_by]
+    out.print(f"effort: {e.work_units} of {e.budget_work} work units{stop}; {e.elapsed_seconds:.2f} s "
+              f"(safety stop {e.budget_seconds:g} s); bound {e.reach_ticks} ticks; search "
               f"{e.search.nodes_expanded} nodes, {e.search.restarts} restarts, stopped by {e.search.stopped_by}")
+    if e.cheap is not None and (e.cheap.found or e.cheap.seed):
+        what = f"witness: {e.cheap.found}" if e.cheap.found else f"search seeded by {e.cheap.seed} ({e.cheap.seed_ticks} ticks)"
+        out.print(f"cheap witnesses: {e.cheap.candidates} tried, {e.cheap.replays} replayed; {escape(what)}")
     for name, path in files.items():
         out.print(f"{name}: {escape(path)}")
 
@@ -128,8 +146,14 @@ def fair(
                                                           help="a gcv.bullet_hell/1 config")] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, max=MAX_SEED,
                                       help="the run's seed (scatter phases draw from it)")] = 1,
+    budget_work: Annotated[int, typer.Option("--budget-work", min=1, max=MAX_BUDGET_WORK,
+                                             help="work units the analysis may spend (deterministic: the same "
+                                                  "verdict on any machine; docs/analysis.md section 6)")
+                           ] = DEFAULT_BUDGET_WORK,
     budget_seconds: Annotated[float, typer.Option("--budget-seconds", min=0.5, max=3600.0,
-                                                  help="wall-clock budget for the analysis")] = 60.0,
+                                                  help="safety stop in seconds: if it fires first the verdict "
+                                                       "is undetermined (stopped by time), never fair or unfair")
+                              ] = DEFAULT_SAFETY_SECONDS,
     out: Annotated[Optional[Path], typer.Option("--out", help="output folder (default: the workspace)")] = None,
     json_mode: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
@@ -148,7 +172,7 @@ def fair(
 
     if config_path is None:
         fail_usage("missing argument CONFIG (the config to analyse)", json_mode=json_mode,
-                   hint="gcv fair CONFIG.json [--seed N] [--budget-seconds S] [--out DIR] [--json]")
+                   hint="gcv fair CONFIG.json [--seed N] [--budget-work N] [--budget-seconds S] [--out DIR] [--json]")
     try:
         data = load_json_file(config_path)
     except GcvInputError as exc:
@@ -178,10 +202,11 @@ def fair(
                    file=str(out_dir), role="--out")
 
     if json_mode:
-        analysis = run_analysis(config, seed=seed, budget_seconds=budget_seconds)
+        analysis = run_analysis(config, seed=seed, budget_work=budget_work, budget_seconds=budget_seconds)
     else:
         with _Progress() as progress:
-            analysis = run_analysis(config, seed=seed, budget_seconds=budget_seconds, progress=progress)
+            analysis = run_analysis(config, seed=seed, budget_work=budget_work, budget_seconds=budget_seconds,
+                                    progress=progress)
     result = analysis.report
     files: dict[str, str] = {}
     if result.witness is not None:
