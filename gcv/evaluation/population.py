@@ -10,6 +10,7 @@ population that fails on the baseline already is reported, not hidden.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -35,20 +36,31 @@ def default_population_markdown() -> str:
     return "\n".join(lines)
 
 
+_SKILLS = ("novice", "average", "expert")
+_POPULATION_FORM = re.compile(r"(?P<skills>[a-z]+(?:\+[a-z]+)*)(?::(?P<seeds>[0-9]{1,7}))?")
+
+
 def parse_population(text: str) -> dict[str, Any]:
-    """``default`` or ``SKILL[+SKILL]:SEEDS`` (e.g. ``average:32``, ``novice+expert:64``)."""
+    """``default`` or ``SKILL[+SKILL]:SEEDS`` (e.g. ``average:32``, ``novice+expert:64``).
+
+    The whole string must have that form: no spaces, no empty or repeated skill, seeds in
+    ASCII digits (``int()`` alone would take `` 32``, ``3_2``, ``+32`` or other scripts' digits).
+    """
     if text == "default":
         return dict(DEFAULT_POPULATION)
-    skills_text, _, seeds_text = text.partition(":")
-    skills = [s for s in skills_text.split("+") if s]
-    allowed = ("novice", "average", "expert")
-    bad = [s for s in skills if s not in allowed]
-    if not skills or bad:
-        raise ValueError(f"population {text!r}: skills must be among {', '.join(allowed)} (joined with +)")
-    try:
-        seeds = int(seeds_text or "32")
-    except ValueError:
-        raise ValueError(f"population {text!r}: seeds must be an integer") from None
+    form = "SKILL[+SKILL...][:SEEDS], e.g. average:32 or novice+expert:64, or default"
+    match = _POPULATION_FORM.fullmatch(text)
+    if match is None:
+        raise ValueError(f"population {text!r}: expected {form}; skills among {', '.join(_SKILLS)}, "
+                         "seeds an integer 2..1000")
+    skills = match["skills"].split("+")
+    bad = [s for s in skills if s not in _SKILLS]
+    if bad:
+        raise ValueError(f"population {text!r}: unknown skill {bad[0]!r}; allowed: {', '.join(_SKILLS)}")
+    repeated = sorted({s for s in skills if skills.count(s) > 1})
+    if repeated:
+        raise ValueError(f"population {text!r}: skill {repeated[0]!r} named twice")
+    seeds = int(match["seeds"]) if match["seeds"] is not None else 32
     if not 2 <= seeds <= 1000:
         raise ValueError(f"population {text!r}: seeds = {seeds}; allowed 2..1000")
     targets = [dict(t, skill=skill, name=f"{t['name']}.{skill}") for skill in skills

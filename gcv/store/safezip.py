@@ -91,6 +91,11 @@ def check_name(name: str) -> str | None:
     return None
 
 
+# the methods GCV writes (gcv.evidence.bundle); zipfile would raise NotImplementedError at open for
+# most others, and bzip2/lzma are nothing GCV produces
+READABLE_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+
+
 def _refuse(path: Path, entry: str, why: str) -> BundleReadError:
     return BundleReadError(f"refusing {path.name}: entry {entry!r} has {why}")
 
@@ -113,6 +118,9 @@ def _check_entries(path: Path, infos: list[zipfile.ZipInfo], limits: Limits) -> 
             raise _refuse(path, info.filename, "a special file type")
         if info.flag_bits & 0x1:
             raise _refuse(path, info.filename, "encryption")
+        if info.compress_type not in READABLE_METHODS:
+            raise _refuse(path, info.filename, f"compression method {info.compress_type}; a bundle's entries are "
+                                               "stored (0) or deflated (8)")
         key = info.filename.rstrip("/").lower()
         if key in seen:
             raise _refuse(path, info.filename, "a duplicate name (also case-insensitively)")

@@ -180,3 +180,39 @@ def test_a_special_file_inside_a_request_set_folder_is_refused(gcv: Callable[...
     os.mkfifo(folder / "a.jsonl")
     ran = gcv("eval-requests", str(folder), timeout=20)
     _refused(ran, folder / "a.jsonl", "FIFO")
+
+
+def _zip_with_method(path: Path, method: int) -> Path:
+    """A one-entry zip whose entry says compression ``method`` (patched into both headers when
+    zipfile cannot write that method)."""
+    import struct
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("manifest.json", b"{}", compress_type=zipfile.ZIP_STORED)
+    data = bytearray(path.read_bytes())
+    local, central = data.find(b"PK\x03\x04"), data.find(b"PK\x01\x02")
+    struct.pack_into("<H", data, local + 8, method)
+    struct.pack_into("<H", data, central + 10, method)
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("method", [12, 14, 99])  # bzip2 and lzma (nothing GCV writes), an unknown method
+def test_a_zip_with_an_unsupported_compression_method_is_bad_input(method: int, gcv: Callable[..., Ran],
+                                                                     tmp_path: Path) -> None:
+    """main: zipfile's NotImplementedError (or a bzip2 read of stored bytes) came out as "a bug in
+    GCV", exit 70; it is the bundle that is wrong."""
+    bundle = _zip_with_method(tmp_path / f"m{method}.zip", method)
+    ran = gcv("verify", str(bundle))
+    _refused(ran, bundle, f"compression method {method}", "manifest.json")
+
+
+@pytest.mark.parametrize("population", ["average+:32", "average: 32", "average:3_2", "average+average:8"])
+def test_a_malformed_population_is_refused_before_any_work(population: str, gcv: Callable[..., Ran],
+                                                           tmp_path: Path) -> None:
+    """main: int() and a loose split took these, and the workflow ran."""
+    ran = gcv("run", "make phase 2 harder", "--yes", "--population", population).clean(2)
+    said = " ".join((ran.stderr + ran.stdout).split())
+    assert "population" in said and population in said, said
+    assert not list((tmp_path / "home").glob("workflows/*")), "a workflow was started"

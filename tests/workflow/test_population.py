@@ -25,6 +25,23 @@ def test_parse_population() -> None:
             parse_population(bad)
 
 
+@pytest.mark.parametrize("bad", ["average+:32", "+average", "average++expert", " average:32", "average: 32",
+                                 "average:32 ", "average:3_2", "average:+32", "average:", "average:32:1",
+                                 "average:\u0663\u0662", "Average", "average+average", "average,expert:8",
+                                 "average:32\n"])
+def test_a_malformed_population_is_refused_with_the_form(bad: str) -> None:
+    """int() and a loose split took all of these (an empty skill, spaces, underscores, a sign,
+    other scripts' digits, a repeated skill, a trailing part)."""
+    with pytest.raises(ValueError, match="population") as caught:
+        parse_population(bad)
+    assert repr(bad) in str(caught.value)
+
+
+def test_well_formed_populations_still_parse() -> None:
+    assert parse_population("average")["seeds"] == 32
+    assert parse_population("expert+novice:1000")["skills"] == ["expert", "novice"]
+
+
 @pytest.mark.slow
 def test_population_checks_join_the_evaluation(tmp_path: Path) -> None:
     engine, state = run_workflow(tmp_path, REQUEST, settings=Settings(population=parse_population("average:8")))
