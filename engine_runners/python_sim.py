@@ -23,6 +23,7 @@ from engine_runners.base import (Capabilities, EnvironmentStatus, Plan, Subproce
                                  check_telemetry, write_json_atomic)
 from engine_runners.protocol import (FRAMES_DIR, TELEMETRY_FILE, ExitCode, RunRequest,
                                      RunResult, done_line, error_line, frame_name, handshake_line)
+from gcv.contract.loading import GcvInputError, parse_json_text
 from gcv.sim.engine import Simulation
 from gcv.sim.program import program_hash
 from gcv.simio.render import write_frame
@@ -54,8 +55,6 @@ def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _duplicate_key_message(text: str, key: str) -> str:
     """The contract's words for a repeated key, with its line and column (gcv.contract.loading)."""
-    from gcv.contract.loading import GcvInputError, parse_json_text
-
     try:
         parse_json_text(text, "request")
     except GcvInputError as exc:

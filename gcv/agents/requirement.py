@@ -27,6 +27,7 @@ from gcv.agents.goal_applier import GoalRangeError, apply_goal
 from gcv.agents.offline_requirement import OfflineRequirementProvider
 from gcv.agents.replay_provider import ReplayRequirementProvider
 from gcv.contract.models import BulletHellConfig
+from gcv.validation.diff import diff_configs
 from gcv.validation.report import ValidationReport
 from gcv.validation.validate import validate
 
@@ -104,8 +105,6 @@ def _validation_issues(report: ValidationReport) -> list[BlockIssue]:
 
 
 def _mismatch_issues(candidate: BulletHellConfig, calculated: BulletHellConfig) -> list[BlockIssue]:
-    from gcv.validation.diff import diff_configs  # lazy: only on a mismatch
-
     wrong = {c.path: c.after for c in diff_configs(calculated, candidate)}
     return [BlockIssue(field=path, asked=value,
                        allowed=f"{_at(calculated, path)} (what apply_goal builds from the goal)",

@@ -47,6 +47,7 @@ from engine_runners.python_sim import PythonSimRunner
 from engine_runners.registry import UnknownEngineError, get_runner
 from engine_runners.requests import build_request
 from engine_runners.supervision import allow_launches, stop_all
+from gcv.batch import lifeline
 from gcv.batch.results import make_row
 from gcv.sim.program import program_hash
 from gcv.sim.telemetry_model import Telemetry
@@ -252,8 +253,6 @@ class LocalExecutor:
         if self._uses_processes(unit):
             if self._procs is None:
                 import multiprocessing
-
-                from gcv.batch import lifeline
 
                 # the forkserver (started now, by this thread) and its workers die with this
                 # process, a SIGKILL included (gcv.batch.lifeline says how)
