@@ -62,6 +62,9 @@ PROVIDER_NAME = "anthropic"
 DEFAULT_MODEL = "claude-sonnet-5-5"
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_SDK_RETRIES = 2
+DEFAULT_RETRY_WAIT_CAP_S = 10.0  # the most a retry waits, whatever retry-after asks
+DEFAULT_CALL_DEADLINE_S = 180.0  # one exchange, its retries and their waits included
+MAX_BACKOFF_S = 8.0
 DEFAULT_MAX_TOKENS = 8192
 DEFAULT_AGENT_RETRIES = 1
 MAX_AGENT_RETRIES = 5  # the workflow's Budgets.max_agent_retries allows 0..5 as well
@@ -77,6 +80,8 @@ ENV_SDK_RETRIES = "GCV_ANTHROPIC_MAX_RETRIES"
 ENV_MAX_TOKENS = "GCV_ANTHROPIC_MAX_TOKENS"
 ENV_AGENT_RETRIES = "GCV_AGENT_MAX_RETRIES"
 ENV_TOOL_CHOICE = "GCV_ANTHROPIC_TOOL_CHOICE"
+ENV_RETRY_WAIT_CAP = "GCV_ANTHROPIC_RETRY_WAIT_CAP"
+ENV_CALL_DEADLINE = "GCV_AGENT_CALL_DEADLINE"
 
 # Models documented to accept a forced tool_choice together with their default thinking
 # settings (thinking is off by default on these). The 5-generation models think by
@@ -131,6 +136,8 @@ class AnthropicSettings:
     max_tokens: int = DEFAULT_MAX_TOKENS
     agent_retries: int = DEFAULT_AGENT_RETRIES
     tool_choice: str = "auto"
+    retry_wait_cap: float = DEFAULT_RETRY_WAIT_CAP_S
+    call_deadline: float = DEFAULT_CALL_DEADLINE_S
     key_present: bool = False
 
     @classmethod
@@ -156,6 +163,10 @@ class AnthropicSettings:
             agent_retries=_number(env, ENV_AGENT_RETRIES, DEFAULT_AGENT_RETRIES, 0, MAX_AGENT_RETRIES,
                                   integer=True, what="retries of an invalid answer"),
             tool_choice=choice,
+            retry_wait_cap=_number(env, ENV_RETRY_WAIT_CAP, DEFAULT_RETRY_WAIT_CAP_S, 0, 300, integer=False,
+                                   what="seconds"),
+            call_deadline=_number(env, ENV_CALL_DEADLINE, DEFAULT_CALL_DEADLINE_S, 1, 3600, integer=False,
+                                  what="seconds"),
             key_present=bool(env.get(ENV_KEY, "").strip()),
         )
 
@@ -428,9 +439,11 @@ class _AnthropicAgent:
         def count(request: Any) -> None:
             self._requests += 1
 
+        # GCV makes the retries itself (``_send``): the SDK obeys any retry-after, however long,
+        # and has no deadline for an exchange as a whole
         return anthropic.Anthropic(
             api_key=key, base_url=self.settings.base_url, timeout=self.settings.timeout,
-            max_retries=self.settings.sdk_max_retries,
+            max_retries=0,
             http_client=anthropic.DefaultHttpxClient(timeout=self.settings.timeout,
                                                      event_hooks={"request": [count]}))
 
@@ -493,9 +506,14 @@ class _AnthropicAgent:
         base = {"agent": self.agent, "provider": PROVIDER_NAME, "model": self.settings.model,
                 "prompt_id": prompt_id, "prompt_sha256": prompt_sha, "request_bytes": len(payload)}
         try:
-            raw = self._client.messages.with_raw_response.create(**body, timeout=self.settings.timeout)
+            raw = self._send(body, started)
             message = raw.parse()
             data = raw.http_response.json()
+        except _GaveUp as stop:
+            message_text = self._redact(self._sdk_error_text(stop.exc, self._requests - before) + stop.why)
+            failed = AgentCall(**base, latency_ms=_ms(started), retries=max(0, self._requests - before - 1),
+                               error_type=type(stop.exc).__name__, error=message_text)
+            raise AgentUnavailable(message_text, [*calls, failed]) from None
         except anthropic.AnthropicError as exc:
             message_text = self._redact(self._sdk_error_text(exc, self._requests - before))
             failed = AgentCall(**base, latency_ms=_ms(started), retries=max(0, self._requests - before - 1),
@@ -515,6 +533,32 @@ class _AnthropicAgent:
                          usage=usage, stop_reason=message.stop_reason, retries=max(0, self._requests - before - 1),
                          raw_output=self._redact(canonical_json(content)))
         return call, content
+
+    def _send(self, body: dict[str, Any], started: float) -> Any:
+        """One exchange: the first attempt and up to ``sdk_max_retries`` retries of a 408, 409,
+        429, 5xx or 529 answer, a timeout or a lost connection (``x-should-retry`` decides where
+        the server sends it). A retry waits what ``retry-after-ms`` / ``retry-after`` ask, at most
+        ``retry_wait_cap`` seconds, else 0.5 s doubling up to 8 s; no attempt or wait goes past
+        ``call_deadline`` seconds from the start of the exchange."""
+        import anthropic
+
+        s = self.settings
+        deadline = started + s.call_deadline
+        for attempt in range(s.sdk_max_retries + 1):
+            left = deadline - time.monotonic()
+            try:
+                return self._client.messages.with_raw_response.create(
+                    **body, timeout=max(0.05, min(s.timeout, left)),
+                    extra_headers={"x-stainless-retry-count": str(attempt)})  # which retry this is, as the SDK says
+            except anthropic.AnthropicError as exc:
+                if not _retryable(exc) or attempt == s.sdk_max_retries:
+                    raise
+                wait = _retry_wait(exc, attempt, s.retry_wait_cap)
+                if time.monotonic() + wait >= deadline:
+                    raise _GaveUp(exc, f"; not retried: the next attempt (after {wait:g} s) would pass the "
+                                       f"exchange's deadline of {s.call_deadline:g} s ({ENV_CALL_DEADLINE})") from None
+                time.sleep(wait)
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
     def _sdk_error_text(self, exc: Exception, attempts: int) -> str:
         import anthropic
@@ -563,6 +607,62 @@ class _AnthropicAgent:
                     f"({b.spent_calls} of {b.remaining_calls} calls left for this step already used)")
         return (f"the {self.agent} {which} (about {estimate} tokens by the local estimate) would cross the "
                 f"token budget ({b.spent_tokens} of {b.remaining_tokens} tokens left for this step already used)")
+
+
+class _GaveUp(Exception):
+    """A retryable error not retried, because the deadline of the exchange would pass."""
+
+    def __init__(self, exc: Exception, why: str) -> None:
+        super().__init__(why)
+        self.exc, self.why = exc, why
+
+
+def _retryable(exc: Exception) -> bool:
+    import anthropic
+
+    if isinstance(exc, (anthropic.APITimeoutError, anthropic.APIConnectionError)):
+        return True
+    if not isinstance(exc, anthropic.APIStatusError):
+        return False
+    said = exc.response.headers.get("x-should-retry")
+    if said in ("true", "false"):
+        return said == "true"
+    return exc.status_code in (408, 409, 429) or exc.status_code >= 500
+
+
+def _asked_wait(headers: Any) -> float | None:
+    """Seconds the server asks to wait: ``retry-after-ms``, else ``retry-after`` as seconds or
+    an HTTP date; ``None`` when neither is there or readable."""
+    import email.utils
+
+    text = headers.get("retry-after-ms")
+    if text is not None:
+        try:
+            value = float(text) / 1000
+            return value if value >= 0 else None  # NaN is not >= 0
+        except ValueError:
+            pass
+    text = headers.get("retry-after")
+    if text is None:
+        return None
+    try:
+        value = float(text)
+        return value if value >= 0 else None
+    except ValueError:
+        pass
+    try:
+        return max(0.0, email.utils.parsedate_to_datetime(text).timestamp() - time.time())
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def _retry_wait(exc: Exception, attempt: int, cap: float) -> float:
+    """What the server asks, never more than ``cap``; without it 0.5 s doubling up to 8 s."""
+    response = getattr(exc, "response", None)
+    asked = _asked_wait(response.headers) if response is not None else None
+    if asked is None:
+        asked = min(0.5 * 2 ** attempt, MAX_BACKOFF_S)
+    return min(asked, cap)
 
 
 def _ms(started: float) -> int:

@@ -39,7 +39,7 @@ from gcv.workflow.state import Settings, WorkflowState
 from gcv.workflow.guardrails import Budgets
 from gcv.store.catalog import Workspace
 from tests.conftest import BASELINE_PATH, NetworkDisabledError
-from tests.support.fake_anthropic import TEST_KEY, FakeAnthropic, fake_anthropic, usage, wire_form  # noqa: F401 - fixture
+from tests.support.fake_anthropic import TEST_KEY, FakeAnthropic, Reply, fake_anthropic, usage, wire_form  # noqa: F401 - fixture
 from tests.support.simutil import Clock
 
 BASELINE = load_config(BASELINE_PATH)
@@ -310,6 +310,60 @@ def test_server_errors_after_the_sdk_retries_are_unavailable(
     assert info.value.kind == "agent_unavailable" and info.value.status == "failed"
 
 
+def _rate_limited(fake: FakeAnthropic, headers: dict[str, str]) -> Reply:
+    reply = fake.error(429, "rate_limit_error", "slow down", retry_after_ms=None)
+    reply.headers.update(headers)
+    return reply
+
+
+@pytest.mark.parametrize("headers", [{"retry-after": "75"}, {"retry-after-ms": "75000"},
+                                     {"retry-after": "Wed, 21 Oct 2099 07:28:00 GMT"}])
+def test_a_long_retry_after_is_capped(fake_anthropic: FakeAnthropic, monkeypatch: pytest.MonkeyPatch,
+                                      headers: dict[str, str]) -> None:
+    """The pinned SDK waited 77 s on ``retry-after: 75`` (it obeys any value); GCV waits at
+    most GCV_ANTHROPIC_RETRY_WAIT_CAP (10 s by default; 0.3 s here)."""
+    monkeypatch.setenv("GCV_ANTHROPIC_RETRY_WAIT_CAP", "0.3")
+    fake_anthropic.reply(_rate_limited(fake_anthropic, headers), fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY)))
+    started = time.monotonic()
+    decision, calls = AnthropicRequirementProvider().propose(EASY, BASELINE)
+    elapsed = time.monotonic() - started
+    assert decision.decision == "accepted" and calls[0].retries == 1
+    assert 0.3 <= elapsed < 5, elapsed
+
+
+def test_a_retry_that_would_pass_the_exchange_deadline_is_not_made(fake_anthropic: FakeAnthropic,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GCV_AGENT_CALL_DEADLINE", "1")
+    fake_anthropic.reply(_rate_limited(fake_anthropic, {"retry-after": "5"}),
+                         fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY)))
+    started = time.monotonic()
+    with pytest.raises(AgentUnavailable) as info:
+        AnthropicRequirementProvider().propose(EASY, BASELINE)
+    assert time.monotonic() - started < 1
+    assert len(fake_anthropic.requests) == 1
+    assert "rate limited (429)" in str(info.value) and "GCV_AGENT_CALL_DEADLINE" in str(info.value)
+
+
+def test_each_attempt_ends_by_the_exchange_deadline(fake_anthropic: FakeAnthropic,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A per-attempt timeout of 10 s, one retry, and a deadline of 1 s: the exchange ends near 1 s."""
+    monkeypatch.setenv("GCV_AGENT_CALL_DEADLINE", "1")
+    fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY), delay=5),
+                         fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY), delay=5))
+    started = time.monotonic()
+    with pytest.raises(AgentUnavailable):
+        AnthropicRequirementProvider().propose(EASY, BASELINE)
+    assert time.monotonic() - started < 3
+
+
+def test_x_should_retry_false_is_obeyed(fake_anthropic: FakeAnthropic) -> None:
+    fake_anthropic.reply(_rate_limited(fake_anthropic, {"x-should-retry": "false"}),
+                         fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY)))
+    with pytest.raises(AgentUnavailable):
+        AnthropicRequirementProvider().propose(EASY, BASELINE)
+    assert len(fake_anthropic.requests) == 1
+
+
 def test_client_errors_are_not_retried_and_never_echo_the_key(fake_anthropic: FakeAnthropic) -> None:
     fake_anthropic.reply(fake_anthropic.error(401, "authentication_error", f"invalid x-api-key {TEST_KEY}"))
     with pytest.raises(AgentUnavailable) as info:
@@ -483,6 +537,23 @@ def test_gcv_propose_without_a_key_is_a_usage_error(monkeypatch: pytest.MonkeyPa
     assert code == 2 and "ANTHROPIC_API_KEY is not set" in out["error"]
     code, out = cli(["run", EASY, "--provider", "anthropic", "--yes"])
     assert code == 2 and "ANTHROPIC_API_KEY is not set" in out["error"]
+
+
+def test_gcv_run_honours_gcv_agent_max_retries(fake_anthropic: FakeAnthropic, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """main: the workflow's budgets (max_agent_retries 1 by default) replaced the documented
+    variable, so a second invalid answer blocked the request although 2 retries were asked for."""
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    monkeypatch.setenv("GCV_AGENT_MAX_RETRIES", "2")
+    bad = {**answer(EASY), "confidence": 0.9}  # a field the output model does not have
+    fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, bad), fake_anthropic.tool(REQUIREMENT_TOOL, bad),
+                         fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY)))
+    code, out = cli(["run", EASY, "--provider", "anthropic", "--max-runs", "1"])
+    assert len(fake_anthropic.requests) == 3, out
+    assert out["status"] != "blocked", out
+    state = WorkflowState.model_validate_json((tmp_path / "ws" / "workflows" / out["workflow_id"] / "state.json")
+                                              .read_text())
+    assert state.settings.budgets.max_agent_retries == 2
 
 
 def _essence(ws: Path, wf_id: str) -> dict[str, Any]:

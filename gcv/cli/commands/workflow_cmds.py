@@ -280,7 +280,7 @@ def run(
     except GcvInputError as exc:
         fail_usage(exc.message, json_mode=json_mode, file=str(baseline), detail=exc.path_in_doc, role="baseline")
     budgets = Budgets(max_candidate_runs=max_runs, max_model_calls=max_model_calls, max_tokens=max_tokens,
-                      deadline_seconds=deadline)
+                      deadline_seconds=deadline, **_agent_retries(provider))
     pop = None
     if population:
         from gcv.evaluation.population import parse_population
@@ -581,6 +581,18 @@ def baselines_rollback(to: Optional[str] = typer.Option(None, "--to", help="vers
                         f"(by {actor}: {note})", markup=False)
 
 app.add_typer(baselines_app, name="baselines")
+
+
+def _agent_retries(provider: str) -> dict[str, int]:
+    """The documented GCV_AGENT_MAX_RETRIES for Claude (docs/agents.md), recorded in the
+    workflow's budgets; the loop hands the budgets' value to the provider, so without this the
+    budgets' default silently replaced the variable. ``_check_provider`` has already built the
+    provider, so the settings are valid here."""
+    if provider != "anthropic":
+        return {}
+    from gcv.agents.anthropic_provider import AnthropicSettings
+
+    return {"max_agent_retries": AnthropicSettings.from_env().agent_retries}
 
 
 def _check_provider(provider: str, json_mode: bool) -> None:
