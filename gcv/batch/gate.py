@@ -179,6 +179,9 @@ class GateResult:
     rules: list[dict[str, Any]]
     failures: list[dict[str, Any]] = field(default_factory=list)
     evaluated: int = 0
+    # every (rule, group) judged, failing or not, in order: what a CI test tab lists
+    # (gcv.evidence.junit); not in ``as_dict``, so summary.json keeps its form
+    evaluations: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"passed": self.passed, "rules": self.rules, "evaluated_groups": self.evaluated,
@@ -191,20 +194,23 @@ def evaluate_gate(rules: Iterable[GateRule], groups: Iterable[dict[str, Any]]) -
     rules = list(rules)
     groups = list(groups)
     failures: list[dict[str, Any]] = []
-    evaluated = 0
+    evaluations: list[dict[str, Any]] = []
     for rule in rules:
         for group in groups:
             if not rule.applies(group):
                 continue
-            evaluated += 1
-            if rule.condition.holds(group["metrics"]):
-                failures.append({
-                    "config_label": group["config_label"], "config_hash": group["config_hash"],
-                    "player": group["player"], "engine": group["engine"],
-                    "condition": rule.condition.source, "origin": rule.origin,
-                    "values": {m: group["metrics"].get(m) for m in dict.fromkeys(rule.condition.metrics())},
-                })
+            judged = {
+                "config_label": group["config_label"], "config_hash": group["config_hash"],
+                "player": group["player"], "engine": group["engine"],
+                "condition": rule.condition.source, "origin": rule.origin,
+                "values": {m: group["metrics"].get(m) for m in dict.fromkeys(rule.condition.metrics())},
+            }
+            failed = rule.condition.holds(group["metrics"])
+            evaluations.append({**judged, "failed": failed})
+            if failed:
+                failures.append(judged)
     described = [{"condition": r.condition.source, "origin": r.origin,
                   "players": list(r.players) if r.players is not None else None,
                   "configs": list(r.configs) if r.configs is not None else None} for r in rules]
-    return GateResult(passed=not failures, rules=described, failures=failures, evaluated=evaluated)
+    return GateResult(passed=not failures, rules=described, failures=failures, evaluated=len(evaluations),
+                      evaluations=evaluations)

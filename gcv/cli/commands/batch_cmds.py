@@ -123,8 +123,8 @@ def print_summary(outcome: Any, spec_path: Path) -> None:
         out.print(f"[red]gate failed:[/] {escape(failure['config_label'])} {escape(failure['player'])} "
                   f"{escape(failure['engine'])}: {escape(failure['condition'])} ({escape(values)}) "
                   f"[{escape(failure['origin'])}]")
-    for key in ("parquet", "csv", "log", "summary"):
-        if outcome.paths[key] is not None:  # no Parquet without the `tables` extra (a note says so)
+    for key in ("parquet", "csv", "log", "summary", "junit"):
+        if outcome.paths.get(key) is not None:  # no Parquet without the `tables` extra (a note says so)
             out.print(f"{key}: {outcome.paths[key]}", markup=False)
     verdict = {0: "[green]passed[/]", 8: "[red]gate failed[/] (exit 8)", 9: "[red]cells errored[/] (exit 9)",
                130: "[yellow]interrupted[/] (exit 130; --resume continues)"}[outcome.exit_code]
@@ -147,6 +147,8 @@ def batch(
     fail_if: Optional[list[str]] = typer.Option(None, "--fail-if", metavar="EXPR",
                                                 help="fail (exit 8) when true for a config/player group, "
                                                      "e.g. 'survival_rate < 0.9'; repeatable"),
+    junit: Optional[Path] = typer.Option(None, "--junit", metavar="FILE",
+                                         help="also write JUnit XML for a CI test tab: a test per cell and per gate"),
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Run every config x player x seed x engine of a batch spec; write the table and the summary."""
@@ -222,6 +224,15 @@ def batch(
         fail_usage(f"cannot write the output folder: {exc.strerror or exc}", json_mode=json_mode,
                    file=str(getattr(exc, "filename", None) or resolved.output_dir))
     progress.stop()
+    if junit is not None:
+        from gcv.evidence.junit import batch_junit, write_junit
+
+        try:
+            write_junit(junit, batch_junit(outcome, name=resolved.spec.name or spec_path.stem))
+        except OSError as exc:
+            raise_if_environment(exc, junit)  # a full or read-only disk: exit 70
+            fail_usage(f"cannot write the JUnit file: {exc.strerror or exc}", json_mode=json_mode, file=str(junit))
+        outcome.paths["junit"] = str(junit)
     if json_mode:
         emit_json({"spec": str(spec_path), **outcome.as_dict(),
                    **({"python_sim_path": path.as_dict()} if "python-sim" in resolved.spec.engines else {})})

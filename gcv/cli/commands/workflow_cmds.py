@@ -151,9 +151,12 @@ def _evidence(engine, state, json_mode: bool) -> tuple[dict[str, Any] | None, in
     return {**written.paths(), "version": written.version.number}, 0
 
 
-def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_report: bool = False) -> None:
+def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_report: bool = False,
+            junit: Optional[Path] = None) -> None:
     written, failed_code = _evidence(engine, state, json_mode) if evidence else ({}, 0)
     paths = written or {}
+    if junit is not None:
+        paths = {**paths, "junit": _write_junit(engine, state, junit, json_mode)}
     # A change that passed but whose evidence could not be written must not look like a success
     # to a build machine: exit 70 (the environment) or 2 (a damaged record); the workflow stays recorded.
     exit_code = failed_code if written is None and state.status.exit_code == 0 else state.status.exit_code
@@ -180,7 +183,22 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_repor
             con.print(f"bundle: {paths['bundle']} (evidence version {paths['version']})", markup=False,
                       soft_wrap=True)
             con.print(f"verify: gcv verify {paths['bundle']} --replay", markup=False, soft_wrap=True)
+        if paths.get("junit"):
+            con.print(f"junit: {paths['junit']}", markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
+
+
+def _write_junit(engine, state, path: Path, json_mode: bool) -> str:
+    """The workflow's checks and outcome as JUnit XML for a CI test tab (gcv.evidence.junit)."""
+    from gcv.cli.failures import raise_if_environment
+    from gcv.evidence.junit import workflow_junit, write_junit
+
+    try:
+        write_junit(path, workflow_junit(summary_object(engine, state)))
+    except OSError as exc:
+        raise_if_environment(exc, path)  # a full or read-only disk: exit 70
+        fail_usage(f"cannot write the JUnit file: {exc.strerror or exc}", json_mode=json_mode, file=str(path))
+    return str(path)
 
 
 def _asks(engine, state) -> list[dict[str, Any]] | None:
@@ -253,6 +271,8 @@ def run(
                                              help="also judge a seeded bot population: 'default' or SKILL[+SKILL]:SEEDS"),
     yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
     open_report: bool = typer.Option(False, "--open", help="open the report in a browser at the end (honours BROWSER)"),
+    junit: Optional[Path] = typer.Option(None, "--junit", metavar="FILE",
+                                         help="also write JUnit XML for a CI test tab: a test per check"),
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Propose, validate, authorize, run the bounded loop and summarize the evidence."""
@@ -310,15 +330,15 @@ def run(
                 if not ok:
                     console(stderr=True).print(f"not authorized; later: gcv authorize {wf_id} --actor NAME",
                                                markup=False)
-                    _finish(engine, state, json_mode)
+                    _finish(engine, state, json_mode, junit=junit)
                 engine.authorize(wf_id, actor=default_actor(), via="interactive prompt")
             else:
                 if not json_mode:
                     console(stderr=True).print(f"awaiting authorization: gcv authorize {wf_id} --actor NAME "
                                                f"&& gcv resume {wf_id}", markup=False)
-                _finish(engine, state, json_mode)
+                _finish(engine, state, json_mode, junit=junit)
             state = _advance(engine, wf_id, json_mode)
-        _finish(engine, state, json_mode, open_report=open_report)
+        _finish(engine, state, json_mode, open_report=open_report, junit=junit)
 
 
 @app.command("authorize")
@@ -357,6 +377,8 @@ def authorize(
 
 @app.command("resume")
 def resume(wf_id: str = typer.Argument(..., metavar="WF"),
+           junit: Optional[Path] = typer.Option(None, "--junit", metavar="FILE",
+                                                help="also write JUnit XML for a CI test tab: a test per check"),
            json_mode: bool = typer.Option(False, "--json")) -> None:
     """Continue a workflow from its last recorded transition (after a crash or authorization)."""
     from engine_runners.termination import install_termination_handling  # engine processes end with gcv
@@ -376,7 +398,7 @@ def resume(wf_id: str = typer.Argument(..., metavar="WF"),
             state = _advance(engine, wf_id, json_mode)
         except (WorkflowError, StoreError) as exc:
             fail_usage(str(exc), json_mode=json_mode)
-        _finish(engine, state, json_mode)
+        _finish(engine, state, json_mode, junit=junit)
     finally:
         lock.release()
 
