@@ -8,13 +8,13 @@ from gcv.cli import startup
 
 startup.prepare()  # before the imports below: see gcv/cli/startup.py
 
-from gcv.cli.commands import (agents_cmds, batch_cmds, compare_cmds, eval_cmds, evidence_cmds, fair_cmds, propose_cmds,
-                              serve_cmds, sim_cmds, validate_cmds, workflow_cmds)
+from gcv.cli.commands import (agents_cmds, batch_cmds, compare_cmds, eval_cmds, evidence_cmds, fair_cmds, notify_cmds,
+                              propose_cmds, serve_cmds, sim_cmds, validate_cmds, workflow_cmds)
 from gcv.cli.root import make_app, package_version, run
 
 # The order of `gcv --help`.
 MODULES = (validate_cmds, propose_cmds, sim_cmds, workflow_cmds, batch_cmds, evidence_cmds, agents_cmds,
-           eval_cmds, fair_cmds, compare_cmds, serve_cmds)
+           eval_cmds, fair_cmds, compare_cmds, serve_cmds, notify_cmds)
 app = make_app(MODULES)
 
 

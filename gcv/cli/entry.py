@@ -32,6 +32,7 @@ COMMAND_MODULES: dict[str, str] = {
     "fair": "fair_cmds",
     "compare": "compare_cmds",
     "serve": "serve_cmds",
+    "notify": "notify_cmds",
 }
 
 

@@ -24,6 +24,8 @@ from typing import Any
 from gcv.contract.status import Status
 from gcv.evidence.collect import EvidenceError
 from gcv.evidence.finalize import finalize_evidence
+from gcv.evidence.notify import CONFIG_FILE as NOTIFY_CONFIG
+from gcv.evidence.notify import notify
 from gcv.store.catalog import Workspace
 from gcv.store.errors import StoreError, WorkflowLocked
 from gcv.workflow.activities import Activities
@@ -107,6 +109,7 @@ class Jobs:
 def write_evidence(ws: Workspace, state: WorkflowState) -> dict[str, Any]:
     """The next evidence version (report and bundle), where ``gcv run`` / ``resume`` /
     ``decide`` put it (never fails a run or a decision; ``{}`` when it was not written)."""
+    tell_people(ws, state.id)
     if state.status == Status.AWAITING_AUTHORIZATION or state.status.running:
         return {}
     try:
@@ -115,6 +118,20 @@ def write_evidence(ws: Workspace, state: WorkflowState) -> dict[str, Any]:
         log.warning("workflow %s: evidence not written: %s", state.id, exc)
         return {}
     return {**written.paths(), "version": written.version.number}
+
+
+def tell_people(ws: Workspace, wf_id: str) -> None:
+    """The workspace's webhooks (gcv.evidence.notify), on a thread of their own: the server is
+    long-lived, so a slow or failing receiver is retried there and never holds a request."""
+    if not (ws.root / NOTIFY_CONFIG).is_file():
+        return
+
+    def deliver() -> None:
+        outcome = notify(ws.root, wf_id)
+        if outcome.warning:
+            log.warning("workflow %s: %s", wf_id, outcome.warning)
+
+    threading.Thread(target=deliver, name=f"notify-{wf_id}", daemon=True).start()
 
 
 def lock_holder(ws: Workspace, wf_id: str) -> str | None:

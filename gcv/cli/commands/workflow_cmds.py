@@ -157,6 +157,7 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_repor
     paths = written or {}
     if junit is not None:
         paths = {**paths, "junit": _write_junit(engine, state, junit, json_mode)}
+    _notify(engine, state.id)
     # A change that passed but whose evidence could not be written must not look like a success
     # to a build machine: exit 70 (the environment) or 2 (a damaged record); the workflow stays recorded.
     exit_code = failed_code if written is None and state.status.exit_code == 0 else state.status.exit_code
@@ -186,6 +187,16 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_repor
         if paths.get("junit"):
             con.print(f"junit: {paths['junit']}", markup=False, soft_wrap=True)
     raise typer.Exit(exit_code)
+
+
+def _notify(engine, wf_id: str) -> None:
+    """Tell the workspace's webhooks (notify.toml) when a person is needed or the workflow
+    ended; a receiver's failure is a note on stderr, never this command's outcome."""
+    from gcv.evidence.notify import notify  # lazy, as the loop is
+
+    outcome = notify(engine.ws.root, wf_id)  # without notify.toml: one failed open
+    if outcome.warning:
+        console(stderr=True).print(f"note: {outcome.warning}", markup=False, soft_wrap=True)
 
 
 def _write_junit(engine, state, path: Path, json_mode: bool) -> str:
@@ -512,6 +523,7 @@ def decide(
         written, failed_code = _evidence(engine, state, json_mode)
     finally:
         lock.release()
+    _notify(engine, wf_id)
     assert state.human_decision is not None
     paths = written or {}
     if json_mode:
