@@ -26,7 +26,7 @@ from gcv.batch.executors import ExecutorError, iter_rows, make_executor
 from gcv.batch.gate import GateResult, GateRule, evaluate_gate
 from gcv.batch.matrix import Matrix, expand_batch
 from gcv.batch.spec import ResolvedBatch
-from gcv.batch.stats import summarize
+from gcv.batch.stats import summarize, telling_apart_notes
 from gcv.contract.canonical import content_hash
 
 EXIT_OK = 0
@@ -181,6 +181,7 @@ def run_job(resolved: ResolvedBatch, *, executor: str = "local", workers: int = 
     if paths["parquet"] is None:
         notes.append(res.PARQUET_MISSING)
     summary = summarize(finals, matrix.cells)
+    notes.extend(telling_apart_notes(finals))
     rules = list(resolved.gate_rules) + list(fail_if or [])
     gate = evaluate_gate(rules, summary)
     final_list = list(finals.values())

@@ -170,3 +170,46 @@ def summarize(final: dict[str, dict[str, Any]], cells: Iterable[Any]) -> list[di
         group["metrics"] = group_metrics(rows, done)
         out.append(group)
     return out
+
+
+# the figures a dashboard compares across seeds (timing and hashes left out: they vary anyway)
+SEED_FIGURES = ("status", "end_reason", "player_hits", "peak_alive_bullets", "survival_ticks", "grazes", "low_fps")
+
+
+def telling_apart_notes(final: dict[str, dict[str, Any]]) -> list[str]:
+    """What the numbers cannot say, in words a dashboard reader needs.
+
+    - A group whose seeds all gave the same figures: the seed varies the fight's random
+      parts, but this player's path (the scripted Lissajous path, a recorded trace) does not
+      depend on it, so N seeds are one measurement, not N (a wide "interval" of zero would
+      otherwise read as a mistake or as certainty).
+    - A bot skill that took 0 hits on every run of every config: the batch cannot tell the
+      configs apart for that skill; a harder skill or more pressure would.
+    """
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for row in final.values():
+        if row.get("status") in ("completed", "died"):
+            groups.setdefault((row["config_label"], row["player"], row["engine"]), []).append(row)
+    notes = []
+    for (label, player, engine), rows in groups.items():
+        seeds = {r["seed"] for r in rows}
+        if len(seeds) < 2 or len({tuple(r.get(k) for k in SEED_FIGURES) for r in rows}) != 1:
+            continue
+        same = (f"{player} on {label} ({engine}): its {len(seeds)} seeds gave identical figures "
+                f"({rows[0].get('player_hits')} hits, peak {rows[0].get('peak_alive_bullets')} alive)")
+        if not player.startswith("bot:"):
+            notes.append(f"{same}; this player's path does not depend on the seed, so they count as one "
+                         "measurement (use bot:SKILL players for a population)")
+        elif rows[0].get("player_hits"):  # a bot without hits gets the note below
+            notes.append(f"{same}; the seeds did not change the outcome, so the interval says little")
+    by_player: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for (label, player, engine), rows in groups.items():
+        if player.startswith("bot:"):
+            by_player.setdefault((player, engine), []).extend(rows)
+    for (player, engine), rows in by_player.items():
+        configs = {r["config_label"] for r in rows}
+        if len(rows) > 1 and all((r.get("player_hits") or 0) == 0 for r in rows):
+            notes.append(f"{player} ({engine}) took 0 hits in every one of its {len(rows)} runs on "
+                         f"{len(configs)} config(s): the batch cannot tell {'them' if len(configs) > 1 else 'its seeds'} "
+                         "apart for this skill; a weaker bot (bot:novice) or more pressure would")
+    return notes

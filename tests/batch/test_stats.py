@@ -190,3 +190,34 @@ def test_population_summary_and_evaluation(baseline) -> None:
     assert strict[0]["actual"] == pytest.approx(wilson_interval(3, 3)[0]) and not strict[0]["passed"]
     with pytest.raises(ValueError):
         run_population(baseline, skills=["pro"], seeds=3)
+
+
+def _row(seed: int, *, player: str = "scripted", label: str = "shrine", hits: int = 2, peak: int = 64) -> dict:
+    return {"cell_id": f"{label}.{player}.{seed}", "config_label": label, "player": player, "engine": "python-sim",
+            "seed": seed, "status": "completed", "end_reason": "boss_defeated", "player_hits": hits,
+            "peak_alive_bullets": peak, "survival_ticks": 2160, "grazes": 10, "low_fps": 94.0}
+
+
+def test_seeds_that_change_nothing_are_said_once_per_group() -> None:
+    from gcv.batch.stats import telling_apart_notes
+
+    rows = {r["cell_id"]: r for r in [_row(0), _row(1), _row(2), _row(0, player="bot:expert", hits=1),
+                                       _row(1, player="bot:expert", hits=3)]}
+    (note,) = telling_apart_notes(rows)
+    assert note.startswith("scripted on shrine (python-sim): its 3 seeds gave identical figures")
+    assert "does not depend on the seed" in note
+
+
+def test_a_bot_without_hits_anywhere_cannot_tell_configs_apart() -> None:
+    from gcv.batch.stats import telling_apart_notes
+
+    rows = {r["cell_id"]: r for r in [_row(s, player="bot:average", label=label, hits=0, peak=peak)
+                                       for s in (0, 1) for label, peak in (("a", 60), ("b", 300))]}
+    (note,) = telling_apart_notes(rows)
+    assert "bot:average (python-sim) took 0 hits in every one of its 4 runs on 2 config(s)" in note
+
+
+def test_seeds_that_differ_say_nothing() -> None:
+    from gcv.batch.stats import telling_apart_notes
+
+    assert telling_apart_notes({r["cell_id"]: r for r in [_row(0, hits=1), _row(1, hits=2)]}) == []
