@@ -12,7 +12,7 @@ With ``--json`` the same as one object. Exit 0, or 2 when an input cannot be rea
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Optional
 
 import typer
 from rich.text import Text
@@ -121,6 +121,17 @@ def compare_workflows(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
             "baseline_changes": changes(a["baseline"], b["baseline"]), "figures": figures, "exit_code": 0}
 
 
+def short_figure(field: str) -> str:
+    """A judged figure in a few words: ``phase_results[phase_2].bullets_spawned/ticks`` is
+    ``phase_2 spawn/s`` (the per-second rate the evaluation states), ``.../alive_tick_sum/ticks``
+    ``phase_2 mean alive``; other figures keep their names."""
+    if not field.startswith("phase_results["):
+        return field
+    phase_id, _, rest = field[len("phase_results["):].partition("].")
+    words = {"bullets_spawned/ticks": "spawn/s", "alive_tick_sum/ticks": "mean alive"}.get(rest, rest)
+    return f"{phase_id} {words}"
+
+
 def _print_workflows(result: dict[str, Any]) -> None:
     con = console()
     for name in ("a", "b"):
@@ -142,11 +153,15 @@ def _print_workflows(result: dict[str, Any]) -> None:
     else:
         con.print("candidates: identical", markup=False)
     if result["figures"]:
-        print_table(con, [Col("figure", "path"), Col("A baseline", "num", optional=True), Col("A candidate", "num"),
-                          Col("B baseline", "num", optional=True), Col("B candidate", "num"), Col("B - A", "num")],
-                    [[r["figure"], _fmt(r["a_baseline"]), _fmt(r["a_candidate"]), _fmt(r["b_baseline"]),
-                      _fmt(r["b_candidate"]), _signed(r["candidate_delta"])] for r in result["figures"]],
-                    title="figures the evaluations judge")
+        # one baseline column when both share it: five narrow columns fit 80 columns as a table
+        same = result["same_baseline"]
+        columns = [Col("figure", "path"), *([Col("baseline", "num")] if same else
+                                            [Col("A base", "num"), Col("B base", "num")]),
+                   Col("A", "num"), Col("B", "num"), Col("B - A", "num")]
+        rows = [[short_figure(r["figure"]), _fmt(r["a_baseline"]), *([] if same else [_fmt(r["b_baseline"])]),
+                 _fmt(r["a_candidate"]), _fmt(r["b_candidate"]), _signed(r["candidate_delta"])]
+                for r in result["figures"]]
+        print_table(con, columns, rows, title="figures the evaluations judge (A, B: the candidates)")
 
 
 # --- batch results --------------------------------------------------------------------------------
@@ -219,6 +234,8 @@ def _print_batches(result: dict[str, Any]) -> None:
 def compare(
     a: str = typer.Argument(..., metavar="A", help="a workflow id, or a batch output folder / summary.json"),
     b: str = typer.Argument(..., metavar="B", help="the same kind as A"),
+    html: Optional[Path] = typer.Option(None, "--html", metavar="FILE",
+                                        help="also write a page to look at: curves overlaid, figures side by side"),
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Compare two workflows (candidates' field diff, judged figures side by side) or two batch results
@@ -230,6 +247,10 @@ def compare(
                    "compare two workflow ids or two batch results", json_mode=json_mode)
     if kinds[0]:
         result = compare_batches(_read_batch(a, json_mode), _read_batch(b, json_mode))
+        if html is not None:
+            from gcv.evidence.compare_page import batches_html  # lazy: Jinja2 only for --html
+
+            result["html"] = _write_html(html, batches_html(result, BATCH_METRICS), json_mode)
         if json_mode:
             emit_json(result)
         else:
@@ -249,10 +270,28 @@ def compare(
     except (WorkflowError, StoreError) as exc:
         fail(exc)
     result = compare_workflows(*sides)
+    if html is not None:
+        from gcv.evidence.compare_page import workflows_html  # lazy: Jinja2 only for --html
+
+        result["html"] = _write_html(html, workflows_html(result, sides), json_mode)
     if json_mode:
         emit_json(result)
     else:
         _print_workflows(result)
+
+
+def _write_html(path: Path, page: str, json_mode: bool) -> str:
+    from gcv.cli.failures import raise_if_environment
+    from gcv.store.atomic import atomic_write_bytes
+
+    try:
+        atomic_write_bytes(path, page.encode("utf-8"))
+    except OSError as exc:
+        raise_if_environment(exc, path)  # a full or read-only disk: exit 70
+        fail_usage(f"cannot write the page: {exc.strerror or exc}", json_mode=json_mode, file=str(path))
+    if not json_mode:
+        console(stderr=True).print(f"page: {path}", markup=False, soft_wrap=True)
+    return str(path)
 
 
 __all__ = ["app", "compare_workflows", "compare_batches", "BATCH_METRICS"]
