@@ -329,7 +329,9 @@ class DaskExecutor:
 
     name = "dask"
 
-    def __init__(self, address: str, *, connect_timeout: float = 10.0) -> None:
+    def __init__(self, address: str, *, connect_timeout: float = 10.0, cluster: Any = None) -> None:
+        self.cluster = cluster  # a LocalCluster this executor started, closed with it
+        self.note: str | None = None
         try:
             from distributed import Client
         except ImportError as exc:
@@ -376,6 +378,22 @@ class DaskExecutor:
         finally:
             self._submitted.clear()
             self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+
+
+def local_dask_cluster(workers: int) -> Any:
+    """A Dask cluster on this machine (``--executor dask`` without ``--scheduler``): ``workers``
+    worker processes of one thread each, no dashboard, quiet logs."""
+    try:
+        import logging
+
+        from distributed import LocalCluster
+    except ImportError as exc:
+        raise ExecutorError("the dask executor needs the 'distributed' package: pip install 'gcv[dask]'") from exc
+    return LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None,
+                        silence_logs=logging.ERROR)
 
 
 def make_executor(kind: str, *, workers: int = 1, scheduler: str | None = None,
@@ -384,7 +402,16 @@ def make_executor(kind: str, *, workers: int = 1, scheduler: str | None = None,
         return LocalExecutor(workers)
     if kind == "dask":
         if not scheduler:
-            raise ExecutorError("the dask executor needs --scheduler ADDRESS (e.g. tcp://10.0.0.5:8786)")
+            cluster = local_dask_cluster(workers)
+            try:
+                executor = DaskExecutor(cluster.scheduler_address, connect_timeout=connect_timeout, cluster=cluster)
+            except BaseException:
+                cluster.close()
+                raise
+            executor.note = (f"no --scheduler: started a local Dask cluster of {max(1, workers)} worker(s) on "
+                             "this machine for this batch (pass --scheduler ADDRESS to use a real cluster; "
+                             "--executor local costs less CPU on one machine)")
+            return executor
         return DaskExecutor(scheduler, connect_timeout=connect_timeout)
     raise ExecutorError(f"unknown executor {kind!r}; use local or dask")
 

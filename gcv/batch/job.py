@@ -144,6 +144,8 @@ def run_job(resolved: ResolvedBatch, *, executor: str = "local", workers: int = 
                   if todo else None)
     except ExecutorError as exc:
         raise BatchUsageError(str(exc)) from None
+    if getattr(runner, "note", None):
+        notes.append(runner.note)
     out.mkdir(parents=True, exist_ok=True)
     res.write_json(out / res.MANIFEST_FILE, _manifest(resolved, matrix))
     if on_start:

@@ -49,3 +49,21 @@ def test_unreachable_scheduler_is_a_usage_error(tmp_path: Path) -> None:
     resolved = load_batch(write_spec(tmp_path, SPEC.format(out="x")))
     with pytest.raises(BatchUsageError, match="cannot reach the Dask scheduler"):
         run_job(resolved, executor="dask", scheduler="tcp://127.0.0.1:9", scheduler_timeout=1.0)
+
+
+@pytest.mark.slow
+def test_dask_without_a_scheduler_starts_a_local_cluster_and_says_so(tmp_path: Path) -> None:
+    """main: exit 2 ("--executor dask needs --scheduler"); a local cluster is what a user
+    trying the executor on one machine wants, with a note that it costs more CPU than local."""
+    import psutil
+
+    write_configs(tmp_path / "configs")
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    local = run_job(load_batch(write_spec(tmp_path, SPEC.format(out="local"), "local.toml")), workers=1)
+    dask = run_job(load_batch(write_spec(tmp_path, SPEC.format(out="dask"), "dask.toml")), executor="dask",
+                   workers=2)
+    assert dask.exit_code == 0 and [res.figures(r) for r in dask.rows] == [res.figures(r) for r in local.rows]
+    assert any("started a local Dask cluster of 2 worker(s)" in n for n in dask.notes)
+    left = [p for p in psutil.Process().children(recursive=True) if p.pid not in before and p.is_running()
+            and p.status() != psutil.STATUS_ZOMBIE]
+    assert left == [], left  # the cluster ended with the batch

@@ -163,9 +163,6 @@ def batch(
     startup.imports_done()  # a long job from here on (and forked workers share the frozen start-up)
     if executor not in ("local", "dask"):
         fail_usage(f"--executor {executor!r}: use local or dask", json_mode=json_mode)
-    if executor == "dask" and not scheduler:
-        fail_usage("--executor dask needs --scheduler ADDRESS", json_mode=json_mode,
-                   hint=f"for example --scheduler tcp://127.0.0.1:8786, or set ${SCHEDULER_ENV}")
     if resume and overwrite:
         fail_usage("--resume and --overwrite contradict each other", json_mode=json_mode)
     rules = []
