@@ -140,8 +140,8 @@ def test_usage_errors_exit_2(small: dict[str, Any], tmp_path: Path) -> None:
     assert code == 2 and "expected a number" in doc["error"]
     code, doc = cli_json(tmp_path / "none.toml")
     assert code == 2 and doc["error"] == "batch spec: file not found"
-    code, doc = cli_json(small["spec"], "--executor", "dask")
-    assert code == 2 and "--scheduler" in doc["error"]
+    code, doc = cli_json(small["spec"], "--executor", "spark")
+    assert code == 2 and "use local or dask" in doc["error"]
     code, doc = cli_json(small["spec"], "--resume", "--overwrite")
     assert code == 2
     bad = cli(tmp_path / "none.toml")
