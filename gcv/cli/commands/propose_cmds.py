@@ -61,21 +61,34 @@ def _goal_rows(goal: dict[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
-def print_change(out: Any, change: list[dict[str, Any]], *, title: str) -> None:
-    """Field, old -> new and the change in %, one line each (and where the edit came from)."""
+def print_change(out: Any, change: list[dict[str, Any]], *, title: str,
+                 phase_ids: list[str] | None = None) -> None:
+    """Field, old -> new and the change in %, one line each (and where the edit came from).
+    Fields by their human names with units (gcv.contract.names); the JSON path is a column a
+    narrow terminal drops (``--json`` keeps the paths)."""
     from gcv.cli.tables import Col, print_table  # lazy: start-up time
+    from gcv.contract.names import field_label, value_with_unit
 
     with_origin = any("origin" in c for c in change)
-    cols = [Col("field", "path"), Col("baseline -> candidate"), Col("change", "num")]
+    cols = [Col("field", "id"), Col("baseline -> candidate"), Col("change", "num"), Col("path", "path", optional=True)]
     rows = []
     for c in change:
         pct = "" if c.get("percent") is None else f"{c['percent']:+g}%"
-        row: list[Any] = [c["path"], f"{_show(c['before'])} -> {_show(c['after'])}", pct]
+        before, after = (value_with_unit(c["path"], v) if not isinstance(v, (dict, list)) else _show(v)
+                         for v in (c["before"], c["after"]))
+        row: list[Any] = [field_label(c["path"], phase_ids), f"{before} -> {after}", pct, c["path"]]
         if with_origin:
+            origin = str(c.get("origin") or "")
+            kind, _, intent = origin.partition(":")
+            said = f"{kind}: {intent.lower().replace('_', ' ')}" if intent else origin  # repair: reduce bullet speed
             row.append("requested" if c.get("requested")
-                       else Text.assemble((f"added by {c['origin']}", "red"), " (not requested)"))
+                       else Text.assemble((f"added by {said}", "red"), " (not requested)"))
         rows.append(row)
-    print_table(out, cols + ([Col("origin")] if with_origin else []), rows, title=title)
+    if with_origin:  # origin before the optional path column, so a narrow terminal keeps it
+        cols.insert(3, Col("origin"))
+        for row in rows:
+            row.insert(3, row.pop())
+    print_table(out, cols, rows, title=title)
 
 
 def _quoted(text: str) -> str:
@@ -99,7 +112,8 @@ def _print_human(payload: dict[str, Any], report: Any) -> None:
                     show_header=False)
     if payload["candidate"] is not None:
         if payload["change"]:
-            print_change(out, payload["change"], title=f"candidate vs baseline ({payload['baseline']})")
+            print_change(out, payload["change"], title=f"candidate vs baseline ({payload['baseline']})",
+                         phase_ids=[p.get("phase_id", "") for p in payload["candidate"].get("phases", [])] or None)
         else:
             out.print("candidate: identical to the baseline")
     if report is not None:

@@ -71,7 +71,9 @@ def _print_summary(engine, state) -> None:
     if s["change"]:
         from gcv.cli.commands.propose_cmds import print_change  # lazy, as above
 
-        print_change(con, s["change"], title=f"change against the baseline ({s['baseline_source']})")
+        final = s.get("final_candidate") or {}
+        print_change(con, s["change"], title=f"change against the baseline ({s['baseline_source']})",
+                     phase_ids=[p.get("phase_id", "") for p in final.get("phases", [])] or None)
     baseline_tel = d.get(state.baseline_run.telemetry_hash) if state.baseline_run and state.baseline_run.telemetry_hash else None
     rounds = [r for r in state.rounds if r.run is not None and r.run.telemetry_hash]
     if baseline_tel and rounds:
