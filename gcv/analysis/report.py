@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 
 from gcv.contract.base import GcvModel
+from gcv.contract.policies import POLICY_WORDS, FairnessPolicy
 
 FAIRNESS_ID = "gcv.fairness/1"
 CHECK_NAME = "fair_fight"
@@ -193,11 +194,6 @@ class FairnessCheck(_Model):
     phase_id: str | None = None
     detail: str = ""
     miss: float = 0.0
-
-
-FairnessPolicy = Literal["undetermined_allowed", "fair_required"]
-POLICY_WORDS = {"undetermined_allowed": "fair or undetermined passes, only a proof of unfairness fails",
-                "fair_required": "only a replayed witness (fair) passes"}
 
 
 def fairness_check(report: FairnessReport, *, require_proof: bool = False,

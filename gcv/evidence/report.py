@@ -32,6 +32,7 @@ from gcv.evidence.versions import evidence_version
 from gcv.analysis import FairnessReport
 from gcv.analysis.frames import safe_area_svg
 from gcv.contract.models import BulletHellConfig
+from gcv.contract.policies import POLICY_WORDS
 from gcv.contract.status import Status
 from gcv.sim.engine import Simulation
 from gcv.sim.fixed import TICK_HZ
@@ -860,7 +861,9 @@ class _Report:
         a = '<p class="muted">Not authorized.</p>'
         if auth:
             a = (f'<p>Authorized by <b>{esc(auth["actor"])}</b> via {esc(auth.get("via"))} at '
-                 f'{esc(utc(auth.get("at")))} for engine <code>{esc(auth.get("engine"))}</code>.</p>')
+                 f'{esc(utc(auth.get("at")))} for engine <code>{esc(auth.get("engine"))}</code>'
+                 + (f'; fair-fight policy <code>{esc(policy)}</code> ({esc(POLICY_WORDS.get(policy, ""))})'
+                    if (policy := (auth.get("scope") or {}).get("fairness_policy")) else "") + '.</p>')
         return a + table(["budget", "used", "limit"], rows)
 
     def verify_section(self) -> str:

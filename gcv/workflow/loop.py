@@ -48,6 +48,7 @@ from gcv.contract.canonical import config_hash
 from gcv.contract.goal import Goal
 from gcv.contract.intents import NON_REPAIR_INTENTS
 from gcv.contract.models import BulletHellConfig
+from gcv.contract.policies import FairnessPolicy
 from gcv.contract.status import FINAL, WAITING, Reason, Status, requirement_reason
 from gcv.evaluation.evaluate import evaluate
 from gcv.evaluation.fairness import with_fairness
@@ -436,7 +437,7 @@ class WorkflowLoop:
         def work() -> dict[str, Any]:
             report = self.activities.fairness(config, seed=state.settings.seed,
                                               budget_seconds=FAIRNESS_BUDGET_SECONDS)
-            check = fairness_check(report)
+            check = fairness_check(report, policy=state.settings.fairness_policy)
             return FairnessRecord(report_hash=d.put(report.model_dump(mode="json")), verdict=report.verdict,
                                   check=check.model_dump(mode="json")).model_dump(mode="json")
 
@@ -647,8 +648,9 @@ class WorkflowLoop:
 
     # ------------------------------------------------------------------ people
     def authorize(self, wf_id: str, *, actor: str, via: str = "gcv authorize",
-                  budgets: Budgets | None = None) -> WorkflowState:
-        """Allow the engine runs (nothing runs before this), within ``budgets``."""
+                  budgets: Budgets | None = None, fairness_policy: FairnessPolicy | None = None) -> WorkflowState:
+        """Allow the engine runs (nothing runs before this), within ``budgets`` and under the
+        fair-fight ``fairness_policy`` (the workflow's setting if not given; recorded either way)."""
         d = self._dir(wf_id)
         with d.lock():
             d, state = self._load_for_writing(wf_id)
@@ -658,6 +660,8 @@ class WorkflowLoop:
                 raise WorkflowError("authorization needs an actor name (--actor)")
             if budgets is not None:
                 state.settings.budgets = budgets
+            if fairness_policy is not None:
+                state.settings.fairness_policy = fairness_policy
             now = self.clock()
             b = state.settings.budgets
             s = state.settings
@@ -665,7 +669,7 @@ class WorkflowLoop:
                 actor=actor, at=now, via=via, engine=s.engine, budgets=b,
                 scope=Scope(baseline_runs=1, candidate_runs=b.max_candidate_runs,
                             prescreen_runs=b.max_prescreen_runs if self._prescreens(state) else 0,
-                            engine=s.engine, player=s.player, seed=s.seed))
+                            engine=s.engine, player=s.player, seed=s.seed, fairness_policy=s.fairness_policy))
             state.deadline_at = now + b.deadline_seconds
             self._transition(d, state, Status.AUTHORIZED, at=now,
                              data={"authorization": state.authorization.model_dump(mode="json")})

@@ -17,6 +17,7 @@ from pydantic import ConfigDict, Field
 
 from gcv.contract.base import GcvModel
 from gcv.contract.jsonschema_check import model_schema
+from gcv.contract.policies import DEFAULT_FAIRNESS_POLICY, FairnessPolicy
 from gcv.contract.status import Reason, Status
 from gcv.repair.models import AllowedIntents, GateResult, ReviewVerdict
 from gcv.repair.search import SearchRung
@@ -65,6 +66,10 @@ class Settings(_Model):
                                                       "gameplay in the reference simulator before an engine run")
     repair_search: bool = Field(default=True, description="search each repair's magnitude on its ladder in the "
                                                           "reference simulator (docs/repair.md)")
+    fairness_policy: FairnessPolicy = Field(
+        default=DEFAULT_FAIRNESS_POLICY,
+        description="the fair-fight gate when the targets require a dodgeable fight: undetermined_allowed (only a "
+                    "proof of unfairness fails) or fair_required (only a replayed witness passes)")
 
 
 class Usage(_Model):
@@ -92,6 +97,8 @@ class Scope(_Model):
     engine: str
     player: dict[str, Any]
     seed: int
+    # the fair-fight policy the person authorized (None in authorizations recorded before it)
+    fairness_policy: FairnessPolicy | None = None
 
 
 class Authorization(_Model):

@@ -214,3 +214,12 @@ def test_run_and_answer_take_text_that_begins_with_a_dash(cli) -> None:
     assert code == 3 and out["status"] == "needs_clarification"
     code, answered = cli("answer", out["workflow_id"], "- phase 2")
     assert code == 7 and answered["status"] == "awaiting_authorization"
+
+
+def test_the_fairness_policy_is_chosen_on_the_command_line_and_refused_when_unknown(cli) -> None:
+    code, out = cli("run", REQUEST, "--fairness-policy", "mostly_fair")
+    assert code == 2 and "undetermined_allowed" in out["error"] and "fair_required" in out["error"]
+    code, out = cli("run", REQUEST)  # waits for authorization
+    assert code == 7
+    code, auth = cli("authorize", out["workflow_id"], "--actor", "rin", "--fairness-policy", "fair_required")
+    assert code == 0 and auth["authorization"]["scope"]["fairness_policy"] == "fair_required"

@@ -91,3 +91,43 @@ def test_a_proven_wall_fails_in_its_phase_and_a_danger_repair_acts_there(tmp_pat
     assert "fair_fight" in first.allowed.reasons.get("REDUCE_BULLET_SPEED", "")
     assert first.gate.outcome == "repair"
     assert len(state.rounds) >= 2 and state.rounds[1].fairness is not None and len(calls) >= 3
+
+
+def _undetermined_candidates() -> object:
+    """The baseline (the first call) analysed for real; every candidate comes back undetermined
+    (as a budget-limited analysis would), which is where the policy decides."""
+    calls: list[str] = []
+
+    def fairness(config: BulletHellConfig, *, seed: int, budget_seconds: float) -> FairnessReport:
+        real = analyze(config, seed=seed, budget_seconds=budget_seconds)
+        calls.append(config.name)
+        if len(calls) == 1:
+            return real
+        return real.model_copy(update={"verdict": "undetermined", "witness": None, "unfair": None,
+                                       "reason": "the work budget ran out (scripted here)"})
+
+    return fairness
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("policy,passes", [("undetermined_allowed", True), ("fair_required", False)])
+def test_the_fairness_policy_is_authorized_recorded_and_decides_an_undetermined_fight(
+        tmp_path: Path, policy: str, passes: bool) -> None:
+    """main: the loop always used undetermined_allowed, silently; now the person authorizing
+    chooses it, the authorization records it, and the check's detail names it."""
+    import dataclasses
+
+    activities = dataclasses.replace(default_activities(), fairness=_undetermined_candidates())
+    loop = WorkflowLoop(Workspace(tmp_path), clock=Clock(), activities=activities)
+    baseline, source = active_baseline(loop.ws, 0.0)
+    wf = loop.create(DODGEABLE, baseline, Settings(), baseline_source=source)
+    loop.advance(wf)
+    loop.authorize(wf, actor="tester", fairness_policy=policy)
+    loop.advance(wf)
+    d, state = loop.load(wf)
+    assert state.authorization is not None and state.authorization.scope.fairness_policy == policy
+    assert state.settings.fairness_policy == policy
+    rnd = state.rounds[0]
+    assert rnd.fairness is not None and rnd.fairness.verdict == "undetermined"
+    check = next(c for c in d.get(rnd.evaluation_hash)["checks"] if c["name"] == "fair_fight")
+    assert check["passed"] is passes and f"[policy {policy}:" in check["detail"]

@@ -282,6 +282,9 @@ def run(
     deadline: float = typer.Option(600.0, "--deadline", min=1, help="wall-clock seconds after authorization"),
     population: Optional[str] = typer.Option(None, "--population",
                                              help="also judge a seeded bot population: 'default' or SKILL[+SKILL]:SEEDS"),
+    fairness_policy: str = typer.Option("undetermined_allowed", "--fairness-policy",
+                                        help="the fair-fight gate when the targets require a dodgeable fight: "
+                                             "undetermined_allowed or fair_required (docs/analysis.md)"),
     yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
     open_report: bool = typer.Option(False, "--open", help="open the report in a browser at the end (honours BROWSER)"),
     junit: Optional[Path] = typer.Option(None, "--junit", metavar="FILE",
@@ -322,7 +325,9 @@ def run(
             pop = parse_population(population)
         except ValueError as exc:
             fail_usage(str(exc), json_mode=json_mode)
-    settings = Settings(engine=engine_name, provider=provider, seed=seed, budgets=budgets, population=pop)
+    _check_fairness_policy(fairness_policy, json_mode)
+    settings = Settings(engine=engine_name, provider=provider, seed=seed, budgets=budgets, population=pop,
+                        fairness_policy=fairness_policy)
     wf_id = engine.create(request, base, settings, baseline_source=source)
     if not json_mode:
         console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name} requested, "
@@ -338,8 +343,8 @@ def run(
 
                 print_change(console(stderr=True), summary_object(engine, state)["change"],
                              title=f"what will run: the candidate against {source}")
-                ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on {engine_name}?",
-                                   default=False)
+                ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on {engine_name} "
+                                   f"(fair-fight policy {fairness_policy})?", default=False)
                 if not ok:
                     console(stderr=True).print(f"not authorized; later: gcv authorize {wf_id} --actor NAME",
                                                markup=False)
@@ -362,6 +367,9 @@ def authorize(
     max_model_calls: Optional[int] = typer.Option(None, "--max-model-calls", min=1, max=100),
     max_tokens: Optional[int] = typer.Option(None, "--max-tokens", min=0),
     deadline: Optional[float] = typer.Option(None, "--deadline", min=1),
+    fairness_policy: Optional[str] = typer.Option(None, "--fairness-policy",
+                                                  help="undetermined_allowed or fair_required (default: the "
+                                                       "workflow's setting); recorded in the authorization"),
     json_mode: bool = typer.Option(False, "--json"),
 ) -> None:
     """Authorize a proposed workflow's engine runs (nothing runs before this)."""
@@ -378,7 +386,10 @@ def authorize(
                            ("max_tokens", max_tokens), ("deadline_seconds", deadline)):
             if value is not None:
                 current[key] = value
-        state = engine.authorize(wf_id, actor=actor, budgets=Budgets.model_validate(current))
+        if fairness_policy is not None:
+            _check_fairness_policy(fairness_policy, json_mode)
+        state = engine.authorize(wf_id, actor=actor, budgets=Budgets.model_validate(current),
+                                 fairness_policy=fairness_policy)
     except (WorkflowError, IllegalTransition, StoreError) as exc:
         fail_usage(str(exc), json_mode=json_mode)
     if json_mode:
@@ -386,7 +397,9 @@ def authorize(
                    "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
                    "exit_code": 0})
     else:
-        console().print(f"{wf_id} authorized by {actor}; continue with: gcv resume {wf_id}", markup=False)
+        policy = state.authorization.scope.fairness_policy if state.authorization else None
+        console().print(f"{wf_id} authorized by {actor} (fair-fight policy {policy}); continue with: "
+                        f"gcv resume {wf_id}", markup=False)
 
 @app.command("resume")
 def resume(wf_id: str = typer.Argument(..., metavar="WF"),
@@ -629,6 +642,14 @@ def _agent_retries(provider: str) -> dict[str, int]:
     from gcv.agents.anthropic_provider import AnthropicSettings
 
     return {"max_agent_retries": AnthropicSettings.from_env().agent_retries}
+
+
+def _check_fairness_policy(policy: str, json_mode: bool) -> None:
+    from gcv.contract.policies import POLICY_WORDS  # lazy, as above
+
+    if policy not in POLICY_WORDS:
+        fail_usage(f"--fairness-policy {policy!r} is not a policy; allowed: "
+                   + "; ".join(f"{name} ({words})" for name, words in POLICY_WORDS.items()), json_mode=json_mode)
 
 
 def _check_provider(provider: str, json_mode: bool) -> None:
