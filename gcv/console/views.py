@@ -17,6 +17,7 @@ from typing import Any
 from engine_runners.registry import all_runners
 from gcv.agents.doctor import agents_report
 from gcv.console.jobs import Jobs, lock_holder
+from gcv.contract.policies import POLICY_WORDS
 from gcv.contract.status import Status
 from gcv.evidence.bundle import default_bundle_path
 from gcv.evidence.signing import ENV_HMAC, ENV_VERIFY_ED25519, trust_statement
@@ -122,7 +123,8 @@ def authorization_plan(state: WorkflowState) -> dict[str, Any]:
     return {"engine": s.engine, "provider": s.provider, "seed": s.seed, "player": s.player,
             "baseline_runs": 1, "candidate_runs": b.max_candidate_runs, "model_calls": b.max_model_calls,
             "tokens": b.max_tokens, "deadline_seconds": b.deadline_seconds, "population": s.population,
-            "budgets": b.model_dump()}
+            "budgets": b.model_dump(), "fairness_policy": s.fairness_policy,
+            "fairness_policy_words": POLICY_WORDS[s.fairness_policy]}
 
 
 def checks(d: WorkflowDir, state: WorkflowState) -> list[dict[str, Any]]:

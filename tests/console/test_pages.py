@@ -55,6 +55,7 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     assert r.status_code == 303 and "error" not in r.headers["location"]
     page = b.get(f"/workflows/{wf}").text
     assert "Awaiting authorization" in page and "1 baseline run + up to 3 candidate runs" in page
+    assert "fair-fight policy</td><td><code>undetermined_allowed</code>" in page  # what the approval records
     assert "answer by ana" in page and "bullet_speed" in page and "-20.0%" in page
     r = b.post(f"/workflows/{wf}/authorize", data={"csrf": b.csrf, "choice": "approve"})
     assert r.status_code == 303
@@ -62,6 +63,7 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     page = b.get(f"/workflows/{wf}").text
     assert "Evidence ready for review" in page and "[round 1]" in page and f"/workflows/{wf}/review" in page
     review = b.get(f"/workflows/{wf}/review").text
+    assert "fair-fight policy undetermined_allowed" in review
     assert "gcv verify: OK" in review and "Fight viewer" in review and 'id="v-tick"' in review
     # the trust words of `gcv verify` (this bundle is unsigned), never "signed"; each check's message shown
     assert 'data-level="unsigned"' in review and "trust: unsigned" in review and ", signed" not in review
