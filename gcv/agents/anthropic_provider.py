@@ -50,6 +50,7 @@ from pydantic import BaseModel, ValidationError
 from gcv.agents import prompts
 from gcv.agents.base import (INTENTS, REPAIR_INTENTS, AgentCall, RequirementDecision, ReviewVerdict,
                              Usage)
+from gcv.agents.candidate_check import candidate_mismatches, mismatch_feedback
 from gcv.agents.errors import (AgentBudgetExceeded, AgentOutputInvalid, AgentRefused, AgentTruncated,
                                AgentUnavailable, CallBudget)
 from gcv.agents.strict_schema import strict_schema
@@ -370,6 +371,16 @@ def decode_requirement_output(raw_output: str) -> RequirementDecision:
     return decision
 
 
+def decode_requirement_against(raw_output: str, baseline: BulletHellConfig) -> RequirementDecision:
+    """``decode_requirement_output``, and an accepted candidate must be what its goal computes
+    to (``gcv.agents.candidate_check``): otherwise OutputInvalid, fed back to the model."""
+    decision = decode_requirement_output(raw_output)
+    wrong = candidate_mismatches(decision, baseline)
+    if wrong:
+        raise OutputInvalid(mismatch_feedback(wrong))
+    return decision
+
+
 def decode_review_output(raw_output: str) -> ReviewVerdict:
     """The Quality Review Agent's verdict in a recorded raw output (the replay uses this too)."""
     verdict = _validate(ReviewVerdict, tool_input(raw_output, REVIEW_TOOL))
@@ -677,7 +688,8 @@ class AnthropicRequirementProvider(_AnthropicAgent):
     def propose(self, request_text: str, baseline: BulletHellConfig, *,
                 follow_ups: list[str] | tuple[str, ...] = ()) -> tuple[RequirementDecision, list[AgentCall]]:
         prompt, system, user = requirement_prompt(request_text, baseline, follow_ups)
-        return self._converse(prompt, system, user, requirement_tool(), decode_requirement_output)
+        return self._converse(prompt, system, user, requirement_tool(),
+                              lambda raw: decode_requirement_against(raw, baseline))
 
 
 class AnthropicReviewProvider(_AnthropicAgent):
@@ -691,5 +703,5 @@ class AnthropicReviewProvider(_AnthropicAgent):
 
 
 __all__ = ["AnthropicRequirementProvider", "AnthropicReviewProvider", "AnthropicSettings", "ProviderConfigError",
-           "OutputInvalid", "decode_requirement_output", "decode_review_output", "requirement_tool", "review_tool",
+           "OutputInvalid", "decode_requirement_output", "decode_requirement_against", "decode_review_output", "requirement_tool", "review_tool",
            "requirement_prompt", "review_prompt", "estimate_tokens", "DEFAULT_MODEL", "PROVIDER_NAME"]

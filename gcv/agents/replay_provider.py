@@ -38,8 +38,8 @@ from pydantic import ValidationError
 from gcv.agents.base import AgentCall, RequirementDecision, ReviewVerdict
 from gcv.agents.errors import (AgentBudgetExceeded, AgentError, AgentOutputInvalid, AgentRefused,
                                AgentTruncated, AgentUnavailable, ReplayMismatch)
-from gcv.agents.anthropic_provider import (OutputInvalid, decode_requirement_output, decode_review_output,
-                                           requirement_prompt, review_prompt, validation_text)
+from gcv.agents.anthropic_provider import (OutputInvalid, decode_requirement_against, decode_requirement_output,
+                                           decode_review_output, requirement_prompt, review_prompt, validation_text)
 from gcv.agents.offline_requirement.provider import prompt_sha256 as offline_requirement_sha256
 from gcv.agents.offline_review import prompt_sha256 as offline_review_sha256
 from gcv.contract.canonical import config_hash, content_hash, sha256_hex
@@ -169,7 +169,8 @@ def recording_from_files(files: dict[str, bytes], *, source: str) -> Recording:
 # decoding recorded outputs (shared with anything that re-derives from a recording)
 # ---------------------------------------------------------------------------------------------
 
-def decode_recorded_output(agent: str, provider: str, raw_output: str) -> RequirementDecision | ReviewVerdict:
+def decode_recorded_output(agent: str, provider: str, raw_output: str, *,
+                           baseline: BulletHellConfig | None = None) -> RequirementDecision | ReviewVerdict:
     """The decision or verdict in a recorded raw output, parsed as its provider parsed it.
 
     ``anthropic`` outputs are the response content blocks (the tool call's input is the
@@ -180,7 +181,11 @@ def decode_recorded_output(agent: str, provider: str, raw_output: str) -> Requir
     if agent not in ("requirement", "review"):
         raise ValueError(f"unknown agent {agent!r}")
     if provider == "anthropic":
-        return decode_requirement_output(raw_output) if agent == "requirement" else decode_review_output(raw_output)
+        if agent == "review":
+            return decode_review_output(raw_output)
+        # with the baseline, as the provider decoded it: a candidate off its own goal was fed back
+        return (decode_requirement_against(raw_output, baseline) if baseline is not None
+                else decode_requirement_output(raw_output))
     if provider == "offline":
         model = RequirementDecision if agent == "requirement" else ReviewVerdict
         try:
@@ -216,7 +221,8 @@ class _ReplayProvider:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.path!r})"
 
-    def _answer(self, agent: str, record: dict[str, Any], what: str, fingerprint_of: Any) -> Any:
+    def _answer(self, agent: str, record: dict[str, Any], what: str, fingerprint_of: Any,
+                baseline: BulletHellConfig | None = None) -> Any:
         calls = [AgentCall.model_validate(c) for c in record.get("calls", [])]
         if calls and self.recording.check_prompts:
             want = fingerprint_of(calls[0])
@@ -237,7 +243,7 @@ class _ReplayProvider:
             if not call.raw_output or call.error_type not in (None, "output_invalid"):
                 continue
             try:
-                decoded = decode_recorded_output(agent, call.provider, call.raw_output)
+                decoded = decode_recorded_output(agent, call.provider, call.raw_output, baseline=baseline)
             except ValueError as exc:
                 if call.error_type == "output_invalid":
                     continue  # rejected then, rejected now
@@ -268,7 +274,8 @@ class ReplayRequirementProvider(_ReplayProvider):
             raise ReplayMismatch(f"{what}: the baseline differs from the recorded one "
                                  f"(recorded {rec.baseline_hash[:12]}, now {config_hash(baseline)[:12]})")
         return self._answer("requirement", rec.requirement[n], what,
-                            lambda call: prompt_fingerprint(call, requirement=(request_text, baseline, list(follow_ups))))
+                            lambda call: prompt_fingerprint(call, requirement=(request_text, baseline, list(follow_ups))),
+                            baseline=baseline)
 
 
 class ReplayReviewProvider(_ReplayProvider):

@@ -23,6 +23,7 @@ from typing import Callable
 
 from gcv.agents.anthropic_provider import AnthropicRequirementProvider
 from gcv.agents.base import AgentCall, BlockIssue, RequirementDecision, RequirementProvider
+from gcv.agents.candidate_check import value_at
 from gcv.agents.goal_applier import GoalRangeError, apply_goal
 from gcv.agents.offline_requirement import OfflineRequirementProvider
 from gcv.agents.replay_provider import ReplayRequirementProvider
@@ -107,21 +108,10 @@ def _validation_issues(report: ValidationReport) -> list[BlockIssue]:
 def _mismatch_issues(candidate: BulletHellConfig, calculated: BulletHellConfig) -> list[BlockIssue]:
     wrong = {c.path: c.after for c in diff_configs(calculated, candidate)}
     return [BlockIssue(field=path, asked=value,
-                       allowed=f"{_at(calculated, path)} (what apply_goal builds from the goal)",
-                       message=f"{path} is {value} in the candidate but {_at(calculated, path)} in the calculator's "
+                       allowed=f"{value_at(calculated, path)} (what apply_goal builds from the goal)",
+                       message=f"{path} is {value} in the candidate but {value_at(calculated, path)} in the calculator's "
                                "candidate for the same goal", rule_id="agent.candidate_mismatch")
             for path, value in sorted(wrong.items())]
-
-
-def _at(cfg: BulletHellConfig, path: str) -> object:
-    """The value at a diff path ('$.phases[1].pattern.bullet_speed') of ``cfg``."""
-    node: object = cfg.model_dump(mode="json")
-    for part in path.removeprefix("$.").replace("]", "").replace("[", ".").split("."):
-        if isinstance(node, list):
-            node = node[int(part)] if part.isdigit() and int(part) < len(node) else None
-        elif isinstance(node, dict):
-            node = node.get(part)
-    return node
 
 
 class RequirementAgent:

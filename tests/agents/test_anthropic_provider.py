@@ -246,12 +246,14 @@ def test_retry_count_comes_from_the_environment_or_the_constructor(
 def test_schema_valid_candidate_that_breaks_a_rule_is_blocked_without_retry(fake_anthropic: FakeAnthropic) -> None:
     data = answer("make the last phase a bidirectional petal with 3 layers")
     data["candidate"]["phases"][2]["pattern"]["layer_count"] = 1  # a petal needs 2 layers
+    data["goal"]["edits"][0]["value"] = 1.0  # ... and the goal says so too: the candidate is the goal's
     fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, data))
     decision, calls = RequirementAgent(AnthropicRequirementProvider()).propose(
         "make the last phase a bidirectional petal with 3 layers", BASELINE)
     assert decision.decision == "blocked" and len(calls) == 1 and len(fake_anthropic.requests) == 1
     assert calls[0].error_type is None  # a valid answer of a bad config: nothing to retry
-    assert "rules.petal_layers" in {i.rule_id for i in decision.issues}
+    # the goal itself is out of range: blocked with the range (the calculator refuses a 1-layer petal)
+    assert any(i.field == "$.phases[2].pattern.layer_count" and "petal" in i.allowed for i in decision.issues)
 
 
 def test_refusal_is_a_recorded_outcome(fake_anthropic: FakeAnthropic) -> None:
@@ -688,3 +690,55 @@ def test_decoder_is_what_the_replay_uses() -> None:
                       {"type": "tool_use", "id": "t", "name": REQUIREMENT_TOOL, "input": answer("make it better")}])
     decision = decode_requirement_output(raw)
     assert isinstance(decision, RequirementDecision) and decision.decision == "needs_clarification"
+
+
+def _off_goal(text: str, speed: float) -> dict[str, Any]:
+    """A model's answer whose candidate is not what its own goal computes to."""
+    wrong = answer(text)
+    wrong["candidate"]["phases"][0]["pattern"]["bullet_speed"] = speed
+    return wrong
+
+
+def test_a_candidate_off_its_own_goal_goes_back_to_claude_and_the_corrected_one_is_accepted(
+        fake_anthropic: FakeAnthropic) -> None:
+    """main: the agent blocked it at once (agent.candidate_mismatch); the model never heard why.
+    Now the difference goes back as an invalid answer, within the retries."""
+    fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, _off_goal(EASY, 1.0)),
+                         fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY)))
+    decision, calls = RequirementAgent(AnthropicRequirementProvider()).propose(EASY, BASELINE)
+    assert decision.decision == "accepted" and decision.candidate is not None
+    assert decision.candidate.phases[0].pattern.bullet_speed == 2.4
+    assert [c.error_type for c in calls] == ["output_invalid", None]
+    (fed_back,) = tool_results(fake_anthropic.requests[1].body)
+    said = json.dumps(fed_back)
+    assert fed_back["is_error"] is True and "$.phases[0].pattern.bullet_speed is 1.0 in your candidate" in said
+    assert "2.4 from your goal" in said
+
+
+def test_a_candidate_still_off_its_goal_after_the_retries_is_never_accepted(fake_anthropic: FakeAnthropic) -> None:
+    fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, _off_goal(EASY, 1.0)),
+                         fake_anthropic.tool(REQUIREMENT_TOOL, _off_goal(EASY, 1.1)))
+    with pytest.raises(AgentOutputInvalid, match="not what your own goal computes to"):
+        AnthropicRequirementProvider().propose(EASY, BASELINE)
+
+
+@pytest.mark.slow
+def test_the_corrected_candidate_replays_without_a_request(fake_anthropic: FakeAnthropic, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The replay decodes recorded answers as the provider did (with the baseline): the rejected
+    first answer is rejected again, the corrected one is the answer."""
+    from gcv.evidence.bundle import export_bundle
+    from gcv.evidence.verify import verify_bundle
+
+    ws = tmp_path / "ws"
+    monkeypatch.setenv("GCV_HOME", str(ws))
+    fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, _off_goal(EASY, 1.0)),
+                         fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY)),
+                         fake_anthropic.tool(REVIEW_TOOL, verdict("accept")))
+    code, out = cli(["run", EASY, "--provider", "anthropic", "--yes"])
+    assert code == 0 and out["status"] == "evidence_ready", out
+    bundle = export_bundle(ws, out["workflow_id"], tmp_path / "e.zip", signer=False)
+    served = len(fake_anthropic.requests)
+    report = verify_bundle(bundle, replay=True)
+    assert report.ok, (report.first_failure, report.failed())
+    assert len(fake_anthropic.requests) == served  # the replay sent nothing
