@@ -7,8 +7,9 @@ catalog keep plain strings.
 
 Exit codes (``gcv run`` / ``resume`` / ``answer`` / ``status``, documented in the README):
 0 evidence ready or decided, 3 the request did not lead to a candidate (clarification,
-out of scope, no change), 4 blocked, 5 budget exhausted, 6 failed, 7 waiting for
-authorization, 8 interrupted in the middle of the loop (resume it).
+out of scope, no change), 4 blocked, 5 budget exhausted, 6 failed, 7 waiting for a person
+(an authorization, or the designer's choice among trade-offs), 8 interrupted in the middle of
+the loop (resume it).
 
 Terminal reasons name *why* the loop ended; each one belongs to exactly one status.
 """
@@ -27,6 +28,7 @@ class Status(StrEnum):
     OUT_OF_SCOPE = "out_of_scope"
     NO_CHANGE = "no_change"
     AWAITING_AUTHORIZATION = "awaiting_authorization"
+    AWAITING_CHOICE = "awaiting_choice"
     AUTHORIZED = "authorized"
     RUNNING_BASELINE = "running_baseline"
     RUNNING_CANDIDATE = "running_candidate"
@@ -66,12 +68,14 @@ _EXIT: dict[Status, int] = {
     Status.EVIDENCE_READY: 0, Status.ACCEPTED: 0, Status.REVISION_REQUESTED: 0, Status.ROLLED_BACK: 0,
     Status.NEEDS_CLARIFICATION: 3, Status.OUT_OF_SCOPE: 3, Status.NO_CHANGE: 3,
     Status.BLOCKED: 4, Status.BUDGET_EXHAUSTED: 5, Status.FAILED: 6, Status.AWAITING_AUTHORIZATION: 7,
+    Status.AWAITING_CHOICE: 7,
     **{s: EXIT_INTERRUPTED for s in _RUNNING},
 }
 
 _TONE: dict[Status, Tone] = {
     Status.EVIDENCE_READY: "good", Status.ACCEPTED: "good",
     Status.BUDGET_EXHAUSTED: "warn", Status.AWAITING_AUTHORIZATION: "warn", Status.NEEDS_CLARIFICATION: "warn",
+    Status.AWAITING_CHOICE: "warn",
     Status.REVISION_REQUESTED: "warn",
     Status.BLOCKED: "bad", Status.FAILED: "bad", Status.OUT_OF_SCOPE: "bad", Status.ROLLED_BACK: "bad",
     Status.NO_CHANGE: "neutral",
@@ -84,6 +88,7 @@ _TITLE: dict[Status, str] = {
     Status.OUT_OF_SCOPE: "Out of scope",
     Status.NO_CHANGE: "No change requested",
     Status.AWAITING_AUTHORIZATION: "Awaiting authorization",
+    Status.AWAITING_CHOICE: "Awaiting the designer's choice",
     Status.AUTHORIZED: "Authorized",
     Status.RUNNING_BASELINE: "Running the baseline",
     Status.RUNNING_CANDIDATE: "Running a candidate",
@@ -105,7 +110,7 @@ HUMAN_DECISIONS = frozenset({Status.ACCEPTED, Status.REVISION_REQUESTED, Status.
 # No transition leaves these (a clarification is answered by a new round of the same workflow:
 # see gcv.workflow.loop.WorkflowLoop.answer, which is the one exception and is recorded).
 FINAL = HUMAN_DECISIONS | frozenset({Status.OUT_OF_SCOPE, Status.NO_CHANGE})
-WAITING = frozenset({Status.AWAITING_AUTHORIZATION}) | LOOP_END
+WAITING = frozenset({Status.AWAITING_AUTHORIZATION, Status.AWAITING_CHOICE}) | LOOP_END
 
 
 class Reason(StrEnum):

@@ -52,6 +52,7 @@ from gcv.evidence.checks import CheckResult, Outcome, Skip, first_difference, ru
 from gcv.evidence.collect import STATE_NAME, Evidence, run_label
 from gcv.evidence.manifest import tool_versions
 from gcv.evidence.report import render_report
+from gcv.repair.models import RepairScope
 from gcv.sim.engine import Simulation
 from gcv.sim.program import compile_program
 from gcv.sim.telemetry import gameplay_view
@@ -273,7 +274,14 @@ class LoopReplay:
         target = event.get("to")
         if target == Status.AUTHORIZED and data.get("authorization"):
             auth = data["authorization"]
-            loop.authorize(wf_id, actor=auth["actor"], via=auth["via"], budgets=Budgets.model_validate(auth["budgets"]))
+            loop.authorize(wf_id, actor=auth["actor"], via=auth["via"], budgets=Budgets.model_validate(auth["budgets"]),
+                           fairness_policy=(auth.get("scope") or {}).get("fairness_policy"),
+                           repair_scope=(RepairScope.model_validate(auth["repair_scope"])
+                                         if auth.get("repair_scope") else None))
+            return True
+        if target == Status.RUNNING_CANDIDATE and data.get("choice"):
+            choice = data["choice"]
+            loop.choose(wf_id, number=int(choice["number"]), actor=choice["actor"])
             return True
         if target == Status.PROPOSED and data.get("answer"):
             loop.answer(wf_id, text=data["answer"]["text"], actor=data["answer"]["actor"])

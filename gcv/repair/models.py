@@ -66,3 +66,59 @@ class RepairOutcome(_Frozen):
     explanation: str = ""
     error: str | None = None
     detail: dict[str, Any] = Field(default_factory=dict, description="the figures the formula used")
+
+
+class RepairScope(GcvModel):
+    """What a repair may move without asking: ``(phase, field)`` pairs. By default the phases
+    and the fields the request itself names (``gcv.repair.scope.default_scope``); since the
+    calculators never move a field the goal edits, the default leaves a repair no room, so a
+    candidate that misses a target goes to the designer as trade-offs (issue 26) instead of
+    being changed where nobody asked. A chosen trade-off that moves more widens the scope,
+    recorded with who chose it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    phases: list[str] = Field(default_factory=list, description="the phases the request names")
+    fields: list[str] = Field(default_factory=list, description="the pattern fields the request names")
+    widened: list[dict[str, Any]] = Field(
+        default_factory=list, description="widenings by a person's choice: actor, at, option, phase_id, field")
+
+    def allows(self, phase_id: str | None, field: str | None) -> bool:
+        if phase_id is None or field is None:
+            return False
+        if phase_id in self.phases and field in self.fields:
+            return True
+        return any(w.get("phase_id") == phase_id and w.get("field") == field for w in self.widened)
+
+
+class TradeOff(GcvModel):
+    """One option offered to the designer when no repair inside the scope passes: a complete
+    candidate, and the figures the reference simulator computed for it (the cores are
+    bit-exact, so an engine run of it measures the same gameplay figures)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    number: int = Field(ge=1)
+    kind: Literal["repair", "smaller_change"]
+    title: str
+    intent: str | None = None
+    phase_id: str | None = None
+    widens: list[dict[str, str]] = Field(default_factory=list,
+                                         description="(phase_id, field) pairs outside the scope it moves")
+    changes: list[FieldChange] = Field(default_factory=list, description="what it changes against the candidate")
+    candidate_hash: str
+    telemetry_hash: str
+    evaluation_hash: str
+    passes: bool = Field(description="every hard and intent check passes in the reference simulator")
+    predicted: dict[str, Any] = Field(default_factory=dict, description="the judged figures, as simulated")
+
+
+class Choice(GcvModel):
+    """The designer's pick among the offered trade-offs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    number: int = Field(ge=1)
+    actor: str
+    at: float
+    widened: bool = Field(description="the option moves something outside the authorized scope")

@@ -42,7 +42,7 @@ from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig
 from gcv.evaluation.models import Evaluation
 from gcv.repair.calculators import apply_repair
-from gcv.repair.intents import REQUEST_HUMAN, STOP, intents_for
+from gcv.repair.intents import INTENT_FIELD, REQUEST_HUMAN, STOP, intents_for
 from gcv.repair.models import AllowedIntents, GateResult, ReviewVerdict
 from gcv.validation.report import ValidationReport
 from gcv.validation.validate import validate
@@ -51,8 +51,13 @@ ALWAYS_ALLOWED: tuple[str, ...] = (REQUEST_HUMAN, STOP)
 
 
 def allowed_intents(*, evaluation: Evaluation, goal: Goal | None, candidate: BulletHellConfig,
-                    baseline: BulletHellConfig) -> AllowedIntents:
-    """The intents the evidence allows, why, and why every other repair intent is refused."""
+                    baseline: BulletHellConfig,
+                    protected: frozenset[tuple[str, str]] | None = None) -> AllowedIntents:
+    """The intents the evidence allows, why, and why every other repair intent is refused.
+
+    ``protected``: the (phase, field) pairs the request itself changed (issue 26). A repair of
+    such a pair would move the designer's own edit back toward the baseline, so it is refused
+    before any run, whatever it would gain."""
     always = {REQUEST_HUMAN: "a human may always be asked", STOP: "the loop may always stop"}
     if evaluation.passed:
         refused = {i: "every check passes; there is nothing to repair" for i in REPAIR_INTENTS}
@@ -99,6 +104,10 @@ def allowed_intents(*, evaluation: Evaluation, goal: Goal | None, candidate: Bul
         why_ok: list[str] = []
         why_not: list[str] = []
         for phase_id, why in pairs:
+            field = INTENT_FIELD.get(intent)
+            if protected is not None and (phase_id, field) in protected:
+                why_not.append(f"{phase_id}: it would undo the requested edit of {field} on {phase_id}")
+                continue
             outcome = apply_repair(candidate=candidate, intent=intent, phase_id=phase_id,
                                    evaluation=evaluation, goal=goal, baseline=baseline)
             if outcome.ok and known is None:

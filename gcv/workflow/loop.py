@@ -57,8 +57,9 @@ from gcv.evaluation.models import Evaluation
 from gcv.evaluation.population import with_population
 from gcv.evaluation.targets import effective_targets
 from gcv.repair.calculators import apply_repair
-from gcv.repair.models import ReviewVerdict
+from gcv.repair.models import Choice, RepairScope, ReviewVerdict, TradeOff
 from gcv.repair.policy import allowed_intents, gate
+from gcv.repair.scope import default_scope, in_scope, offer_tradeoffs, option_figures, requested_pairs
 from gcv.repair.search import search_repair
 from gcv.sim.telemetry import desync
 from gcv.store.catalog import Workspace
@@ -278,6 +279,24 @@ class WorkflowLoop:
     @staticmethod
     def _config(d: WorkflowDir, digest: str) -> BulletHellConfig:
         return BulletHellConfig.model_validate(d.get(digest))
+
+    @staticmethod
+    def _scope(state: WorkflowState) -> RepairScope | None:
+        """The authorized repair scope, widened by every trade-off a person chose (None for
+        workflows authorized before scopes existed)."""
+        auth = state.authorization
+        if auth is None or auth.repair_scope is None:
+            return None
+        widened = [{"actor": r.choice.actor, "at": r.choice.at, "option": r.choice.number, **w}
+                   for r in state.rounds if r.choice is not None and r.tradeoffs
+                   for t in r.tradeoffs if t.number == r.choice.number for w in t.widens]
+        return auth.repair_scope.model_copy(update={"widened": [*auth.repair_scope.widened, *widened]})
+
+    def _requested(self, d: WorkflowDir, state: WorkflowState) -> BulletHellConfig | None:
+        """The candidate the request itself asked for: round 1's, which is what the calculator
+        builds from the goal (issue 27); the reference for what a repair may not undo."""
+        first = state.rounds[0] if state.rounds else None
+        return self._config(d, first.candidate_hash) if first is not None and first.origin == "requirement" else None
 
     @staticmethod
     def _goal(d: WorkflowDir, state: WorkflowState) -> Goal | None:
@@ -536,7 +555,10 @@ class WorkflowLoop:
     def _on_reviewing(self, d: WorkflowDir, state: WorkflowState) -> None:
         rnd, baseline, candidate, goal, evaluation = self._round_context(d, state)
         n = rnd.round
-        allowed = allowed_intents(evaluation=evaluation, goal=goal, candidate=candidate, baseline=baseline)
+        scoped = state.authorization is not None and state.authorization.repair_scope is not None
+        requested = self._requested(d, state) if scoped else None
+        allowed = allowed_intents(evaluation=evaluation, goal=goal, candidate=candidate, baseline=baseline,
+                                  protected=requested_pairs(baseline, requested) if requested is not None else None)
         rnd.allowed = allowed
         assert state.baseline_run is not None
         judged_run = rnd.run if rnd.run is not None else rnd.prescreen
@@ -595,6 +617,10 @@ class WorkflowLoop:
                 rule = Reason.INTENT_UNREPAIRABLE
             return self._stop(d, state, Stop(rule, gate_result.reason or "a person must decide"))
         intent = gate_result.intent or ""
+        scope = self._scope(state)
+        if scope is not None and not in_scope(scope, intent, gate_result.phase_id):
+            # the repair would move what the designer did not ask about: ask instead (issue 26)
+            return self._offer_choice(d, state, rnd, head, intent_text, baseline, candidate, goal, evaluation)
         history = [(r.gate.intent, r.fingerprint or "") for r in state.rounds[:-1] if r.gate and r.gate.intent]
         scores = [r.miss_score for r in state.rounds if r.miss_score is not None]
         stop = (guardrails.spin(history, intent, rnd.fingerprint or "")
@@ -646,9 +672,85 @@ class WorkflowLoop:
                          data={"round": n + 1, "candidate_hash": state.current.candidate_hash,
                                "intent": rnd.gate.intent})
 
+    def _offer_choice(self, d: WorkflowDir, state: WorkflowState, rnd: Round, head: str, intent_text: str,
+                      baseline: BulletHellConfig, candidate: BulletHellConfig, goal: Goal | None,
+                      evaluation: Evaluation) -> None:
+        """No repair inside the authorized scope: compute the trade-offs in the reference
+        simulator and wait for the designer (``awaiting_choice``), or stop for a person when no
+        option passes there either."""
+        assert rnd.allowed is not None and state.baseline_run is not None
+        scope = self._scope(state)
+        assert scope is not None
+        settings = state.settings
+        n = rnd.round
+        baseline_telemetry = d.get(state.baseline_run.telemetry_hash)
+        self.on_progress(f"trade-offs for round {n} (reference simulator)")
+
+        def simulate(config: BulletHellConfig) -> dict[str, Any]:
+            return self.activities.reference(run_request(config, settings=settings, run_id=f"{state.id}-trade",
+                                                         capture_ticks=()))
+
+        options = offer_tradeoffs(candidate=candidate, evaluation=evaluation, allowed=rnd.allowed, goal=goal,
+                                  baseline=baseline, baseline_telemetry=baseline_telemetry, scope=scope,
+                                  simulate=simulate, frame_times_measured=settings.engine != PYTHON_SIM,
+                                  requested=self._requested(d, state))
+        offered = [TradeOff(number=i, kind=o["kind"], title=o["title"], intent=o["intent"], phase_id=o["phase_id"],
+                            widens=o["widens"], changes=o["changes"],
+                            candidate_hash=d.put(o["candidate"].model_dump(mode="json")),
+                            telemetry_hash=d.put(o["telemetry"]),
+                            evaluation_hash=d.put(o["evaluation"].model_dump(mode="json")),
+                            passes=bool(o["evaluation"].passed), predicted=option_figures(o))
+                   for i, o in enumerate((o for o in options if o["evaluation"].passed), start=1)]
+        self._trace(d, state, f"{head} | {intent_text} | outside the authorized scope")
+        if not offered:
+            return self._stop(d, state, Stop(Reason.HUMAN_REVIEW,
+                                             "no repair inside the authorized scope, and no trade-off passes in the "
+                                             "reference simulator; a person must decide"))
+        rnd.tradeoffs = offered
+        self._trace(d, state, f"[round {n}] awaiting the designer's choice: {len(offered)} trade-off(s): "
+                    + "; ".join(f"{t.number}. {t.title}" for t in offered))
+        self._transition(d, state, Status.AWAITING_CHOICE,
+                         data={"round": n, "tradeoffs": [t.model_dump(mode="json") for t in offered]})
+
     # ------------------------------------------------------------------ people
+    def choose(self, wf_id: str, *, number: int, actor: str) -> WorkflowState:
+        """The designer picks trade-off ``number`` of the current round: its candidate becomes
+        the next round (it runs in the engine next); an option that moves something outside
+        the authorized scope widens it, recorded with ``actor``."""
+        d = self._dir(wf_id)
+        with d.lock():
+            d, state = self._load_for_writing(wf_id)
+            if state.status != Status.AWAITING_CHOICE:
+                raise IllegalTransition(state.status, Status.RUNNING_CANDIDATE)
+            if not actor.strip():
+                raise WorkflowError("a choice needs an actor name (--actor)")
+            rnd = state.current
+            options = rnd.tradeoffs or []
+            option = next((t for t in options if t.number == number), None)
+            if option is None:
+                raise WorkflowError(f"no trade-off {number} in round {rnd.round}; offered: "
+                                    + (", ".join(str(t.number) for t in options) or "none"))
+            now = self.clock()
+            # the widening lives with the choice (the authorization stays what was authorized)
+            rnd.choice = Choice(number=number, actor=actor, at=now, widened=bool(option.widens))
+            baseline = self._config(d, state.baseline_hash)
+            new = self._config(d, option.candidate_hash)
+            goal = self._goal(d, state)
+            report = validate(baseline, new, goal)
+            diff = [c.model_dump(mode="json") for c in diff_configs(baseline, new)]
+            state.rounds.append(Round(round=rnd.round + 1, origin=f"choice:{number}:{option.kind}"
+                                      + (f":{option.intent}" if option.intent else ""),
+                                      candidate_hash=option.candidate_hash,
+                                      validation_hash=d.put(report.model_dump(mode="json")), diff_hash=d.put(diff)))
+            state.round = rnd.round + 1
+            self._transition(d, state, Status.RUNNING_CANDIDATE, at=now,
+                             data={"round": rnd.round + 1, "candidate_hash": option.candidate_hash,
+                                   "choice": rnd.choice.model_dump(mode="json")})
+            return state
+
     def authorize(self, wf_id: str, *, actor: str, via: str = "gcv authorize",
-                  budgets: Budgets | None = None, fairness_policy: FairnessPolicy | None = None) -> WorkflowState:
+                  budgets: Budgets | None = None, fairness_policy: FairnessPolicy | None = None,
+                  repair_scope: RepairScope | None = None) -> WorkflowState:
         """Allow the engine runs (nothing runs before this), within ``budgets`` and under the
         fair-fight ``fairness_policy`` (the workflow's setting if not given; recorded either way)."""
         d = self._dir(wf_id)
@@ -667,6 +769,9 @@ class WorkflowLoop:
             s = state.settings
             state.authorization = Authorization(
                 actor=actor, at=now, via=via, engine=s.engine, budgets=b,
+                repair_scope=repair_scope or default_scope(self._goal(d, state),
+                                                           self._config(d, state.baseline_hash),
+                                                           self._requested(d, state)),
                 scope=Scope(baseline_runs=1, candidate_runs=b.max_candidate_runs,
                             prescreen_runs=b.max_prescreen_runs if self._prescreens(state) else 0,
                             engine=s.engine, player=s.player, seed=s.seed, fairness_policy=s.fairness_policy))

@@ -19,7 +19,7 @@ from gcv.contract.base import GcvModel
 from gcv.contract.jsonschema_check import model_schema
 from gcv.contract.policies import DEFAULT_FAIRNESS_POLICY, FairnessPolicy
 from gcv.contract.status import Reason, Status
-from gcv.repair.models import AllowedIntents, GateResult, ReviewVerdict
+from gcv.repair.models import AllowedIntents, Choice, GateResult, RepairScope, ReviewVerdict, TradeOff
 from gcv.repair.search import SearchRung
 from gcv.validation.diff import FieldChange
 
@@ -66,8 +66,9 @@ class Settings(_Model):
                                                       "gameplay in the reference simulator before an engine run")
     repair_search: bool = Field(default=True, description="search each repair's magnitude on its ladder in the "
                                                           "reference simulator (docs/repair.md)")
+    # left out of the JSON at its default, so states written before it keep their form
     fairness_policy: FairnessPolicy = Field(
-        default=DEFAULT_FAIRNESS_POLICY,
+        default=DEFAULT_FAIRNESS_POLICY, exclude_if=lambda v: v == DEFAULT_FAIRNESS_POLICY,
         description="the fair-fight gate when the targets require a dodgeable fight: undetermined_allowed (only a "
                     "proof of unfairness fails) or fair_required (only a replayed witness passes)")
 
@@ -98,7 +99,7 @@ class Scope(_Model):
     player: dict[str, Any]
     seed: int
     # the fair-fight policy the person authorized (None in authorizations recorded before it)
-    fairness_policy: FairnessPolicy | None = None
+    fairness_policy: FairnessPolicy | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class Authorization(_Model):
@@ -110,6 +111,9 @@ class Authorization(_Model):
     engine: str
     scope: Scope
     budgets: Budgets
+    # what a repair may move without asking (None in authorizations recorded before issue 26:
+    # their repairs were not held to a scope, and their replays stay as they were)
+    repair_scope: RepairScope | None = Field(default=None, exclude_if=lambda v: v is None)
 
 
 class Answer(_Model):
@@ -190,6 +194,9 @@ class Round(_Model):
     verdict: ReviewVerdict | None = None
     gate: GateResult | None = None
     repair: RepairRecord | None = None
+    tradeoffs: list[TradeOff] | None = Field(
+        default=None, exclude_if=lambda v: v is None, description="the options offered when no repair inside the scope passes (awaiting_choice)")
+    choice: Choice | None = Field(default=None, exclude_if=lambda v: v is None, description="the designer's pick among this round's trade-offs")
 
     @property
     def evaluated(self) -> bool:

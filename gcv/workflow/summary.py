@@ -47,7 +47,48 @@ def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
         "workspace": str(d.root), "decisions": decisions_allowed(state.status),
         "baseline_source": state.baseline_source,
         "change": change_with_origins(d, state),
+        **intent_summary(d, state, evaluation),
     }
+
+
+def intent_summary(d: WorkflowDir, state: WorkflowState, evaluation: dict[str, Any] | None) -> dict[str, Any]:
+    """What a reviewer must read first (issue 26): the headline, the edits nobody asked for with
+    who authorized each, and, while the designer must choose, the trade-offs with their
+    predicted figures and the command for each."""
+    change = change_with_origins(d, state)
+    chooser = {f"choice:{r.choice.number}": r.choice.actor for r in state.rounds if r.choice is not None}
+    unrequested = []
+    for c in change:
+        if c.get("requested"):
+            continue
+        origin = str(c.get("origin") or "")
+        key = ":".join(origin.split(":")[:2])
+        unrequested.append({"path": c["path"], "before": c.get("before"), "after": c.get("after"), "origin": origin,
+                            "authorized_by": chooser.get(key) if origin.startswith("choice:") else None})
+    intents = (evaluation or {}).get("intent_checks") or []
+    intents_hold = all(i.get("passed") for i in intents)
+    if str(state.status) == "evidence_ready":
+        silent = [u for u in unrequested if u["authorized_by"] is None]
+        if not intents_hold:
+            headline = "evidence ready, but NOT the requested change: an intent check fails"
+        elif silent:
+            headline = (f"evidence ready, but not only the requested change: {len(silent)} edit(s) nobody asked for "
+                        "(made by a repair)")
+        elif unrequested:
+            headline = (f"evidence ready: the requested change, with {len(unrequested)} edit(s) the designer chose "
+                        "(" + ", ".join(sorted({u['authorized_by'] or '' for u in unrequested})) + ")")
+        else:
+            headline = "evidence ready: the requested change"
+    elif str(state.status) == "awaiting_choice":
+        headline = "no repair inside the authorized scope passes: the designer chooses a trade-off"
+    else:
+        headline = state.status.title if hasattr(state.status, "title") else str(state.status)
+    out: dict[str, Any] = {"headline": headline, "intent_checks_hold": intents_hold, "unrequested": unrequested}
+    current = state.rounds[-1] if state.rounds else None
+    if str(state.status) == "awaiting_choice" and current is not None and current.tradeoffs:
+        out["tradeoffs"] = [{**t.model_dump(mode="json"), "command": f"gcv answer {state.id} --choose {t.number}"}
+                            for t in current.tradeoffs]
+    return out
 
 
 def catalog_row(state: WorkflowState) -> dict[str, Any]:

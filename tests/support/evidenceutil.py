@@ -10,6 +10,7 @@ from typing import Any
 
 from gcv.evidence.manifest import subject_pairs, subjects
 from gcv.evidence.merkle import merkle_root
+from gcv.repair.scope import whole_fight
 from gcv.workflow.baselines import active_baseline
 from gcv.workflow.loop import WorkflowLoop
 from gcv.workflow.state import Settings
@@ -23,14 +24,23 @@ from tests.support.simutil import Clock  # noqa: F401 - re-exported for the evid
 
 
 def run_workflow(root: Path, request: str = REQUEST, *, authorize: bool = True,
-                 settings: Settings | None = None) -> tuple[Workspace, str]:
-    """A real workflow (offline agents, python-sim by default) in a workspace at ``root``."""
+                 settings: Settings | None = None, choose: int | None = 1,
+                 whole_fight_scope: bool = True) -> tuple[Workspace, str]:
+    """A real workflow (offline agents, python-sim by default) in a workspace at ``root``.
+
+    The evidence tests are about bundles with repair rounds, so by default the operator
+    authorizes repairs anywhere (``--repair-scope fight``). With ``whole_fight_scope=False``
+    (the product's default scope) a repair outside the request becomes trade-offs, and the
+    designer picks option ``choose`` as a person would (``None`` leaves it awaiting)."""
     engine = WorkflowLoop(Workspace(root), clock=Clock())
     baseline, source = active_baseline(engine.ws, 0.0)
     wf_id = engine.create(request, baseline, settings or Settings(), baseline_source=source)
     state = engine.advance(wf_id)
     if authorize and state.status == "awaiting_authorization":
-        engine.authorize(wf_id, actor="tester")
+        engine.authorize(wf_id, actor="tester", repair_scope=whole_fight(baseline) if whole_fight_scope else None)
+        state = engine.advance(wf_id)
+    if choose is not None and state.status == "awaiting_choice":
+        engine.choose(wf_id, number=choose, actor="designer")
         engine.advance(wf_id)
     return engine.ws, wf_id
 

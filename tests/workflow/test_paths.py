@@ -16,6 +16,7 @@ import pytest
 from gcv.agents.base import AgentCall, ReviewVerdict, Usage
 from gcv.agents.errors import AgentOutputInvalid
 from gcv.workflow.baselines import active_baseline
+from gcv.repair.scope import whole_fight
 from gcv.workflow.loop import WorkflowLoop
 from gcv.workflow.state import Settings
 from gcv.workflow.guardrails import Budgets
@@ -28,6 +29,8 @@ ONE_REPAIR = START + ["repairing", "running_candidate", "reviewing", "evidence_r
 TWO_REPAIRS = START + ["repairing", "running_candidate", "reviewing"] * 2 + ["evidence_ready"]
 RUN_BUDGET = START + ["repairing", "running_candidate", "reviewing"] * 2 + ["budget_exhausted"]
 UNDO = START + ["blocked"]
+# no repair inside the authorized scope (issue 26): the designer chooses among trade-offs
+CHOICE = START + ["awaiting_choice"]
 
 
 def early(state: str) -> list[str]:
@@ -43,25 +46,22 @@ CASES: list[tuple[str, list[str], str, list[str | None]]] = [
     ("把第一阶段的子弹速度降低20%", PASS, "accepted_by_review", [None]),
     ("第三阶段更密集", PASS, "accepted_by_review", [None]),
     ("把第二阶段改成双向螺旋", PASS, "accepted_by_review", [None]),
-    # needs one repair
+    # a repair would move what the request did not name: the designer chooses (issue 26); with
+    # `--repair-scope fight` the same requests take the repair paths below (test_paths_with_a_whole_fight_scope)
     ("make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS at 55 or above",
-     ONE_REPAIR, "accepted_by_review", ["REDUCE_BULLET_SPEED", None]),
+     CHOICE, None, ["REDUCE_BULLET_SPEED"]),
     ("把第二阶段改成更密集的双向螺旋弹幕，但是峰值存活子弹不能超过 350，低分位 FPS 不能低于 55，玩家固定轨迹下最多受击 3 次",
-     ONE_REPAIR, "accepted_by_review", ["REDUCE_BULLET_SPEED", None]),
-    ("make the last phase a bidirectional petal with 3 layers", ONE_REPAIR, "accepted_by_review",
-     ["REDUCE_BULLET_SPEED", None]),
-    ("让第一阶段变成扇形，每 0.5 秒 9 发", ONE_REPAIR, "accepted_by_review", ["REDUCE_BULLET_SPEED", None]),
-    ("把最后阶段改成花瓣，3 层", ONE_REPAIR, "accepted_by_review", ["REDUCE_BULLET_SPEED", None]),
+     CHOICE, None, ["REDUCE_BULLET_SPEED"]),
+    ("make the last phase a bidirectional petal with 3 layers", CHOICE, None, ["REDUCE_BULLET_SPEED"]),
+    ("让第一阶段变成扇形，每 0.5 秒 9 发", CHOICE, None, ["REDUCE_BULLET_SPEED"]),
+    ("把最后阶段改成花瓣，3 层", CHOICE, None, ["REDUCE_BULLET_SPEED"]),
     # the repair search finds the one step that passes (a fixed step needed two: issue 18)
-    ("make phase 1 an aimed fan with 9 bullets every 300 ms", ONE_REPAIR, "accepted_by_review",
-     ["REDUCE_BULLET_SPEED", None]),
+    ("make phase 1 an aimed fan with 9 bullets every 300 ms", CHOICE, None, ["REDUCE_BULLET_SPEED"]),
     # needs two repairs: no rung of the first search passes, the strongest one is applied
-    ("make phase 2 harder", TWO_REPAIRS, "accepted_by_review", ["REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED", None]),
+    ("make phase 2 harder", CHOICE, None, ["REDUCE_BULLET_SPEED"]),
     # budget exhausted (three candidate runs, still failing)
-    ("double the bullets in all phases", RUN_BUDGET, "engine_run_budget",
-     ["REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED"]),
-    ("所有阶段子弹翻倍", RUN_BUDGET, "engine_run_budget",
-     ["REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED"]),
+    ("double the bullets in all phases", CHOICE, None, ["REDUCE_BULLET_SPEED"]),
+    ("所有阶段子弹翻倍", CHOICE, None, ["REDUCE_BULLET_SPEED"]),
     # every allowed repair would undo what the designer asked for
     ("make phase 1 an aimed fan with 9 bullets every 300 ms at speed 6", UNDO, "intent_unrepairable", ["REQUEST_HUMAN"]),
     ("phase 1: aimed fan, 9 bullets, every 200 ms, speed 7", UNDO, "intent_unrepairable", ["REQUEST_HUMAN"]),
@@ -84,15 +84,29 @@ CASES: list[tuple[str, list[str], str, list[str | None]]] = [
 
 
 def run_workflow(root: Path, request: str, *, settings: Settings | None = None,
-                 clock: Clock | None = None) -> tuple[WorkflowLoop, dict[str, Any]]:
+                 clock: Clock | None = None, whole_fight_scope: bool = False) -> tuple[WorkflowLoop, dict[str, Any]]:
+    """``whole_fight_scope``: the operator authorizes repairs anywhere (``--repair-scope fight``),
+    as the guardrail tests need repeated repairs."""
     engine = WorkflowLoop(Workspace(root), clock=clock or Clock())
     baseline, source = active_baseline(engine.ws, 0.0)
     wf = engine.create(request, baseline, settings or Settings(), baseline_source=source)
     state = engine.advance(wf)
     if state.status == "awaiting_authorization":
-        engine.authorize(wf, actor="tester")
+        engine.authorize(wf, actor="tester", repair_scope=whole_fight(baseline) if whole_fight_scope else None)
         state = engine.advance(wf)
     return engine, state
+
+
+# the same requests when the operator authorizes repairs anywhere: the repair paths of before
+WHOLE_FIGHT = [
+    ("make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS at 55 or above",
+     ONE_REPAIR, "accepted_by_review", ["REDUCE_BULLET_SPEED", None]),
+    ("make the last phase a bidirectional petal with 3 layers", ONE_REPAIR, "accepted_by_review",
+     ["REDUCE_BULLET_SPEED", None]),
+    ("make phase 2 harder", TWO_REPAIRS, "accepted_by_review", ["REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED", None]),
+    ("double the bullets in all phases", RUN_BUDGET, "engine_run_budget",
+     ["REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED", "REDUCE_BULLET_SPEED"]),
+]
 
 
 def path_of(engine: WorkflowLoop, state: dict[str, Any]) -> list[str]:
@@ -123,8 +137,18 @@ def test_blocked_requests_name_the_layer_rule(tmp_path: Path) -> None:
     assert any("bullets_per_wave" in f for f in fields) and any("wave_interval_ms" in f for f in fields)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("request_text,path,reason,intents", WHOLE_FIGHT, ids=[c[0][:40] for c in WHOLE_FIGHT])
+def test_paths_with_a_whole_fight_scope(tmp_path: Path, request_text: str, path: list[str], reason: str,
+                                        intents: list[str | None]) -> None:
+    engine, state = run_workflow(tmp_path, request_text, whole_fight_scope=True)
+    assert path_of(engine, state) == path
+    assert state.terminal_reason == reason
+    assert [r.gate.intent for r in state.rounds if r.gate is not None] == intents
+
+
 def test_trace_line_format(tmp_path: Path) -> None:
-    _, state = run_workflow(tmp_path, CASES[7][0])
+    _, state = run_workflow(tmp_path, CASES[7][0], whole_fight_scope=True)
     assert state.trace[1].startswith("[round 1] running_candidate -> reviewing | ")
     assert state.trace[1].endswith("| intent REDUCE_BULLET_SPEED")
     assert "player_hits 5>3 FAIL" in state.trace[1]
@@ -181,7 +205,7 @@ def _noop_repair(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_spin_same_intent_on_identical_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _with_reviewer(monkeypatch, ScriptedReviewer("REDUCE_BULLET_SPEED"))
     _noop_repair(monkeypatch)
-    engine, state = run_workflow(tmp_path, FAILING, settings=Settings(budgets=Budgets(max_candidate_runs=5, max_model_calls=8)))
+    engine, state = run_workflow(tmp_path, FAILING, settings=Settings(budgets=Budgets(max_candidate_runs=5, max_model_calls=8)), whole_fight_scope=True)
     assert state.terminal_reason == "spin", state.trace
     assert path_of(engine, state) == START + ["repairing", "running_candidate", "reviewing", "blocked"]
     assert state.trace[-1].startswith("[round 2] stop: spin")
@@ -192,7 +216,7 @@ def test_stagnation_two_rounds_without_improvement(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr("gcv.workflow.guardrails.spin", lambda *a, **k: None)  # isolate stagnation
     _with_reviewer(monkeypatch, ScriptedReviewer("REDUCE_BULLET_SPEED"))
     _noop_repair(monkeypatch)
-    engine, state = run_workflow(tmp_path, FAILING, settings=Settings(budgets=Budgets(max_candidate_runs=6, max_model_calls=10)))
+    engine, state = run_workflow(tmp_path, FAILING, settings=Settings(budgets=Budgets(max_candidate_runs=6, max_model_calls=10)), whole_fight_scope=True)
     assert state.terminal_reason == "stagnation", state.trace
     assert state.usage.candidate_runs == 3
     assert state.best_round == 1  # the best verified candidate is kept
@@ -200,7 +224,7 @@ def test_stagnation_two_rounds_without_improvement(tmp_path: Path, monkeypatch: 
 
 def test_deadline_ends_gracefully_with_the_best_candidate(tmp_path: Path) -> None:
     settings = Settings(budgets=Budgets(deadline_seconds=30))
-    engine, state = run_workflow(tmp_path, FAILING, settings=settings, clock=Clock(step=4.0))
+    engine, state = run_workflow(tmp_path, FAILING, settings=settings, clock=Clock(step=4.0), whole_fight_scope=True)
     assert state.terminal_reason == "deadline", state.trace
     assert state.status == "budget_exhausted"
     assert state.final_candidate_hash is not None and state.best_round is not None
@@ -208,7 +232,7 @@ def test_deadline_ends_gracefully_with_the_best_candidate(tmp_path: Path) -> Non
 
 def test_model_call_budget(tmp_path: Path) -> None:
     settings = Settings(budgets=Budgets(max_model_calls=2, max_candidate_runs=5))
-    engine, state = run_workflow(tmp_path, FAILING, settings=settings)
+    engine, state = run_workflow(tmp_path, FAILING, settings=settings, whole_fight_scope=True)
     assert state.terminal_reason == "model_call_budget"
     assert state.usage.model_calls == 2
 
@@ -216,7 +240,7 @@ def test_model_call_budget(tmp_path: Path) -> None:
 def test_token_budget_from_provider_usage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _with_reviewer(monkeypatch, ScriptedReviewer("REDUCE_BULLET_SPEED", tokens=7000))
     settings = Settings(budgets=Budgets(max_tokens=10_000, max_candidate_runs=5, max_model_calls=10))
-    engine, state = run_workflow(tmp_path, FAILING, settings=settings)
+    engine, state = run_workflow(tmp_path, FAILING, settings=settings, whole_fight_scope=True)
     assert state.terminal_reason == "token_budget", state.trace
     # The first review (7000) fits; the second either would cross (estimate checked before
     # the call) or does cross (checked after it): both are the token-budget rule.
@@ -229,14 +253,14 @@ def test_token_budget_from_provider_usage(tmp_path: Path, monkeypatch: pytest.Mo
 def test_token_budget_checked_before_the_call(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reviewer = ScriptedReviewer("REDUCE_BULLET_SPEED", tokens=7000)
     _with_reviewer(monkeypatch, reviewer)
-    engine, state = run_workflow(tmp_path, FAILING, settings=Settings(budgets=Budgets(max_tokens=50)))
+    engine, state = run_workflow(tmp_path, FAILING, settings=Settings(budgets=Budgets(max_tokens=50)), whole_fight_scope=True)
     assert state.terminal_reason == "token_budget"
     assert state.usage.tokens == 0 and state.usage.model_calls == 1  # only the offline requirement
 
 
 def test_malformed_output_after_retries_is_recorded_and_counted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _with_reviewer(monkeypatch, BrokenReviewer("STOP"))
-    engine, state = run_workflow(tmp_path, FAILING)
+    engine, state = run_workflow(tmp_path, FAILING, whole_fight_scope=True)
     assert state.status == "blocked" and state.terminal_reason == "agent_output_invalid"
     assert state.usage.model_calls == 3  # the requirement call + the call and its retry
 

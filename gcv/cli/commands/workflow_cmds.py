@@ -488,21 +488,32 @@ def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
 @app.command("answer", cls=RequestTextCommand)
 def answer(
     wf_id: str = typer.Argument(..., metavar="WF"),
-    text: str = typer.Argument(..., metavar="ANSWER", help="the answers to the questions, in plain language"),
+    text: Optional[str] = typer.Argument(None, metavar="ANSWER",
+                                         help="the answers to the questions, in plain language"),
+    choose: Optional[int] = typer.Option(None, "--choose", metavar="N", min=1,
+                                         help="pick trade-off N of a workflow awaiting the designer's choice "
+                                              "(`gcv status WF --json` lists them)"),
     actor: Optional[str] = typer.Option(None, "--actor", help="who answers (default: the invoking user)"),
     json_mode: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Answer the questions of a workflow that needs clarification; the same request continues."""
+    """Answer the questions of a workflow that needs clarification (the same request continues),
+    or pick one of the trade-offs of a workflow awaiting the designer's choice (--choose N)."""
     from engine_runners.termination import install_termination_handling  # engine processes end with gcv
     from gcv.store.errors import StoreError
     from gcv.workflow.loop import WorkflowError, default_actor
+    from gcv.workflow.states import IllegalTransition
 
+    if (text is None) == (choose is None):
+        fail_usage("give the ANSWER text, or --choose N for a trade-off (not both)", json_mode=json_mode)
     install_termination_handling()
     engine = _engine(json_mode)
     try:
-        engine.answer(wf_id, text=text, actor=actor or default_actor())
+        if choose is not None:
+            engine.choose(wf_id, number=choose, actor=actor or default_actor())
+        else:
+            engine.answer(wf_id, text=text or "", actor=actor or default_actor())
         state = _advance(engine, wf_id, json_mode)
-    except (WorkflowError, StoreError) as exc:
+    except (WorkflowError, StoreError, IllegalTransition) as exc:
         fail_usage(str(exc), json_mode=json_mode)
     if state.status == "awaiting_authorization" and not json_mode:
         console(stderr=True).print(f"understood; authorize with: gcv authorize {wf_id} --actor NAME "
