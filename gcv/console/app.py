@@ -1,8 +1,13 @@
 """The console as an ASGI app: ``create_app(ConsoleConfig(...))``; ``gcv serve`` runs it with uvicorn.
 
-Errors never show internals: a ``ConsoleError`` is its status and message, a malformed body
-is 422 naming the field, anything unexpected is a plain 500 ("internal error") with the
-details in the server's log only. API paths answer JSON; pages answer a small HTML page.
+Errors never show internals: a ``ConsoleError`` is its status and message, a use case's
+refusal (``gcv.service.errors``) is the status its type maps to (``gcv.console.refusals``)
+with its message and kind, a malformed body is 422 naming the field, anything unexpected is
+a plain 500 ("internal error") with the details in the server's log only. API paths answer
+JSON; pages answer a small HTML page.
+
+The routers are module-level, one per area (``gcv.console.routes``); their dependencies
+find this app's ``Console`` in ``app.state.console`` (``gcv.console.deps``).
 """
 
 from __future__ import annotations
@@ -19,10 +24,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import gcv
-from gcv.console import api, pages
 from gcv.console.context import Console, ConsoleConfig, ConsoleError
+from gcv.console.deps import LoginNeeded
 from gcv.console.gate import RequestGate
+from gcv.console.refusals import body_of, http_status, message_of
+from gcv.console.rendering import TPL
+from gcv.console.routes import (api_baselines, api_system, api_workflows, pages_evidence, pages_registry,
+                                pages_session, pages_workflows)
 from gcv.console.security import SecurityMiddleware
+from gcv.service.errors import Refusal
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("gcv.console")
@@ -34,7 +44,7 @@ def create_app(config: ConsoleConfig) -> FastAPI:
                   openapi_url="/api/openapi.json",
                   description="The JSON API of `gcv serve`: the same objects as the CLI's --json.")
     app.state.console = console
-    tpl = pages.templates()
+    tpl = TPL
 
     def wants_json(request: Request) -> bool:
         return request.url.path.startswith("/api/") or "application/json" in request.headers.get("accept", "")
@@ -56,8 +66,12 @@ def create_app(config: ConsoleConfig) -> FastAPI:
     async def on_console_error(request: Request, exc: ConsoleError) -> Response:
         return error(request, exc.status, exc.message, **exc.extra)
 
-    @app.exception_handler(pages.LoginNeeded)
-    async def on_login(request: Request, exc: pages.LoginNeeded) -> Response:
+    @app.exception_handler(Refusal)
+    async def on_refusal(request: Request, exc: Refusal) -> Response:
+        return error(request, http_status(exc), message_of(exc), **body_of(exc))
+
+    @app.exception_handler(LoginNeeded)
+    async def on_login(request: Request, exc: LoginNeeded) -> Response:
         return RedirectResponse("/login?" + _q({"next": exc.target}), status_code=303)
 
     @app.exception_handler(RequestValidationError)
@@ -76,8 +90,9 @@ def create_app(config: ConsoleConfig) -> FastAPI:
         log.exception("internal error on %s %s", request.method, request.url.path)
         return error(request, 500, "internal error; the server's log says more")
 
-    app.include_router(api.router(console))
-    app.include_router(pages.router(console))
+    for router in (api_system.router, api_workflows.router, api_baselines.router, pages_session.router,
+                   pages_workflows.router, pages_evidence.router, pages_registry.router):
+        app.include_router(router)
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     # then who is asking, CSRF and the body's size, from the headers, before any body is read
     app.add_middleware(RequestGate, console=console)
