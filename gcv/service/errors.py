@@ -13,16 +13,21 @@ from typing import Any, ClassVar
 class Refusal(Exception):
     """The use case did not do what was asked, for a reason the caller can act on.
 
-    ``field`` names the input at fault (``engine``, ``text``...), when one is.
+    ``field`` names the input at fault (``engine``, ``text``...), when one is. ``origin`` is the
+    store's own exception when the store raised it outside the loop (a damaged artifact met
+    while summarizing, a catalog that cannot be written): the CLI reports that one as every
+    command reports a store failure (exit 2 for a damaged record, 70 for the environment).
     """
 
     kind: ClassVar[str] = "refused"
 
-    def __init__(self, message: str, *, field: str | None = None, hint: str | None = None) -> None:
+    def __init__(self, message: str, *, field: str | None = None, hint: str | None = None,
+                 origin: Exception | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.field = field
         self.hint = hint
+        self.origin = origin
 
     def as_dict(self) -> dict[str, Any]:
         """The refusal as data: what the console's JSON error carries besides its status."""

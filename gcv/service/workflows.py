@@ -9,6 +9,7 @@ which input), so that no interface has to read a message to know what went wrong
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,9 +43,9 @@ def refusal_of(exc: Exception) -> Refusal:
     if isinstance(exc, WorkflowLocked):
         return Locked(str(exc))
     if isinstance(exc, DamagedRecord):
-        return Damaged(str(exc))
+        return Damaged(str(exc), origin=exc)
     if isinstance(exc, StoreError):
-        return WorkspaceRefusal(str(exc))
+        return WorkspaceRefusal(str(exc), origin=exc)
     if isinstance(exc, IllegalTransition):
         return WrongState(str(exc))
     if isinstance(exc, WorkflowError):
@@ -75,7 +76,7 @@ def find(loop: WorkflowLoop, wf_id: str) -> None:
         d = loop.ws.workflow_dir(wf_id)
     except StoreError:
         raise NotFound("no such workflow (ids are letters, digits, '-' and '_')") from None
-    if not d.state_path.is_file():
+    if not os.path.lexists(d.state_path):  # something else there is damage, refused naming it
         raise NotFound(f"no workflow {wf_id!r} in this workspace; see `gcv list`")
 
 

@@ -230,7 +230,10 @@ def test_a_damaged_state_is_damaged_for_every_use_case(loop: WorkflowLoop, submi
     (WorkflowError("already decided"), Conflict),
 ])
 def test_what_the_loop_and_the_store_raise_becomes_a_typed_refusal(raised: Exception, kind: type) -> None:
-    assert type(workflows.refusal_of(raised)) is kind
+    refusal = workflows.refusal_of(raised)
+    assert type(refusal) is kind
+    # the store's own failure is kept for the CLI to report as every command does (2 or 70)
+    assert (refusal.origin is raised) == (kind in (Damaged, WorkspaceRefusal))
 
 
 def test_a_store_error_the_loop_wrapped_keeps_its_type() -> None:
@@ -245,7 +248,8 @@ def test_a_store_error_the_loop_wrapped_keeps_its_type() -> None:
         except WorkflowError as outer:
             return outer
 
-    assert type(workflows.refusal_of(wrapped(DamagedRecord("state.json is truncated")))) is Damaged
+    damaged = workflows.refusal_of(wrapped(DamagedRecord("state.json is truncated")))
+    assert type(damaged) is Damaged and damaged.origin is None  # the loop's words stand: exit 2, as before
     assert type(workflows.refusal_of(wrapped(WorkflowLocked("x")))) is Locked
     with pytest.raises(TypeError):
         workflows.refusal_of(RuntimeError("a bug stays a bug"))

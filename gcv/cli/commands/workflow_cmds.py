@@ -141,9 +141,15 @@ def _evidence(engine, state, json_mode: bool) -> tuple[dict[str, Any] | None, in
     return None, EVIDENCE_EXIT[outcome.failure.kind]
 
 
-def _refused(exc: Exception, json_mode: bool) -> NoReturn:
-    """A use case's typed refusal, as this command line says it: the exit code by its type."""
-    fail_usage(str(exc), json_mode=json_mode, hint=getattr(exc, "hint", None))
+def _refused(exc: Any, json_mode: bool) -> NoReturn:
+    """A use case's typed refusal (``gcv.service.errors.Refusal``), as this command line says
+    it: the caller's to fix, exit 2; a failure of the store itself as every command reports one
+    (``gcv.cli.failures``: a damaged record 2, the environment 70)."""
+    if exc.origin is not None:
+        from gcv.cli.failures import report  # lazy, as above
+
+        raise typer.Exit(report(exc.origin, json_mode=json_mode))
+    fail_usage(exc.message, json_mode=json_mode, hint=exc.hint)
 
 
 def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_report: bool = False) -> None:
