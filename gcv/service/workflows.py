@@ -122,6 +122,12 @@ class Submission:
     offered_providers_only: bool = False
 
 
+def offered_providers() -> list[dict[str, Any]]:
+    """The providers a person may pick for a new request: what ``gcv agents`` reports usable,
+    less ``replay`` (it needs a recording and belongs to ``gcv verify --replay``)."""
+    return [p for p in agents_report()["providers"] if p["usable"] and "usage" not in p]
+
+
 def check_submission(submission: Submission) -> None:
     """Refuse, before anything is proposed, authorized or recorded, a request that cannot run."""
     if not submission.request.strip():
@@ -133,7 +139,7 @@ def check_submission(submission: Submission) -> None:
     if reason is not None:
         raise InvalidInput(reason, field="engine", hint="see `gcv engines`; configure it or choose another --engine")
     if submission.offered_providers_only:
-        offered = [p["name"] for p in agents_report()["providers"] if p["usable"] and "usage" not in p]
+        offered = [p["name"] for p in offered_providers()]
         if submission.provider not in offered:
             raise InvalidInput(f"{submission.provider!r} is not usable here; usable: {', '.join(offered)} (see "
                                "`gcv agents`)", field="provider")
@@ -271,6 +277,6 @@ def reject(loop: WorkflowLoop, wf_id: str, *, actor: str, note: str = "") -> Dec
         return decide(loop, wf_id, decision="rollback", actor=actor, note=note.strip() or "runs not authorized")
 
 
-__all__ = ["Submission", "BudgetOverrides", "check_submission", "submit", "answer", "authorize", "resume",
+__all__ = ["offered_providers", "Submission", "BudgetOverrides", "check_submission", "submit", "answer", "authorize", "resume",
            "resumable", "decide", "reject", "questions", "merged_budgets", "find", "load", "writer", "refusals",
            "refusal_of", "finish"]
