@@ -21,15 +21,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gcv.contract.status import Status
-from gcv.evidence.collect import EvidenceError
-from gcv.evidence.finalize import finalize_evidence
 from gcv.evidence.notify import CONFIG_FILE as NOTIFY_CONFIG
 from gcv.evidence.notify import notify
+from gcv.service import workflows
+from gcv.service.errors import Locked, Refusal
+from gcv.service.evidence import finish
 from gcv.store.catalog import Workspace
-from gcv.store.errors import StoreError, WorkflowLocked
+from gcv.store.errors import WorkflowLocked
 from gcv.workflow.activities import Activities
-from gcv.workflow.loop import WorkflowError, WorkflowLoop
+from gcv.workflow.loop import WorkflowLoop
 from gcv.workflow.state import WorkflowState
 
 log = logging.getLogger("gcv.console")
@@ -91,12 +91,14 @@ class Jobs:
         return job
 
     def _run(self, job: Job) -> None:
+        loop = self.loop()
         try:
-            state = self.loop().advance(job.wf_id)
-            job.evidence = write_evidence(self.ws, state)
-        except WorkflowLocked as exc:
+            with workflows.writer(loop, job.wf_id):  # the run and its evidence, as one writer (as `gcv resume`)
+                state = workflows.resume(loop, job.wf_id).state
+                job.evidence = write_evidence(self.ws, state)
+        except Locked as exc:
             job.error = str(exc)
-        except (WorkflowError, StoreError) as exc:
+        except Refusal as exc:
             job.error = str(exc)
             log.warning("workflow %s: %s", job.wf_id, exc)
         except Exception as exc:  # noqa: BLE001 - a job must never take the server down; the state says where it is
@@ -108,16 +110,13 @@ class Jobs:
 
 def write_evidence(ws: Workspace, state: WorkflowState) -> dict[str, Any]:
     """The next evidence version (report and bundle), where ``gcv run`` / ``resume`` /
-    ``decide`` put it (never fails a run or a decision; ``{}`` when it was not written)."""
+    ``decide`` put it (``gcv.service.evidence.finish``: it never fails a run or a decision;
+    ``{}`` when it was not written, and the reason goes to the server's log)."""
     tell_people(ws, state.id)
-    if state.status == Status.AWAITING_AUTHORIZATION or state.status.running:
-        return {}
-    try:
-        written = finalize_evidence(ws, state.id)
-    except (EvidenceError, OSError) as exc:
-        log.warning("workflow %s: evidence not written: %s", state.id, exc)
-        return {}
-    return {**written.paths(), "version": written.version.number}
+    outcome = finish(ws, state)
+    if outcome.failure is not None:
+        log.warning("workflow %s: %s", state.id, outcome.failure.message)
+    return outcome.as_dict()
 
 
 def tell_people(ws: Workspace, wf_id: str) -> None:

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from engine_runners.registry import all_runners
-from gcv.agents.doctor import agents_report
 from gcv.console.jobs import Jobs, lock_holder
 from gcv.contract.policies import POLICY_WORDS
 from gcv.contract.status import Status
@@ -23,6 +22,7 @@ from gcv.evidence.bundle import default_bundle_path
 from gcv.evidence.signing import ENV_HMAC, ENV_VERIFY_ED25519, trust_statement
 from gcv.evidence.versions import latest
 from gcv.evidence.verify import verify_bundle
+from gcv.service.workflows import offered_providers
 from gcv.store.catalog import Workspace
 from gcv.store.errors import CorruptLog
 from gcv.store.workflow_dir import WorkflowDir
@@ -53,9 +53,8 @@ def usable_engines() -> list[dict[str, Any]]:
 
 
 def usable_providers() -> list[dict[str, Any]]:
-    """What ``gcv agents`` reports usable, that the picker can offer (``replay`` needs a recording
-    path and belongs to ``gcv verify --replay``, not to a new request)."""
-    return [p for p in agents_report()["providers"] if p["usable"] and "usage" not in p]
+    """The providers the picker can offer: the ones a submission takes (``gcv.service``)."""
+    return offered_providers()
 
 
 def last_step(d: WorkflowDir) -> dict[str, Any] | None:

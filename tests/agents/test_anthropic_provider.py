@@ -537,7 +537,7 @@ def test_gcv_propose_without_a_key_is_a_usage_error(monkeypatch: pytest.MonkeyPa
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     code, out = cli(["propose", EASY, "--provider", "anthropic"])
     assert code == 2 and "ANTHROPIC_API_KEY is not set" in out["error"]
-    code, out = cli(["run", EASY, "--provider", "anthropic", "--yes"])
+    code, out = cli(["run", EASY, "--provider", "anthropic", "--yes", "--repair-scope", "fight"])
     assert code == 2 and "ANTHROPIC_API_KEY is not set" in out["error"]
 
 
@@ -580,7 +580,7 @@ def test_gcv_run_with_claude_then_replay_without_any_request(fake_anthropic: Fak
                             usage_=usage(5000, 150, 4000, 0)),
         fake_anthropic.tool(REVIEW_TOOL, {**verdict("accept"), "extra": 1}, usage_=usage(5200, 90)),  # retried
         fake_anthropic.tool(REVIEW_TOOL, verdict("accept"), usage_=usage(300, 80, 0, 5000)))
-    code, out = cli(["run", REPAIR, "--provider", "anthropic", "--yes", "--max-model-calls", "6"])
+    code, out = cli(["run", REPAIR, "--provider", "anthropic", "--yes", "--repair-scope", "fight", "--max-model-calls", "6"])
     assert code == 0 and out["status"] == "evidence_ready" and out["terminal_reason"] == "accepted_by_review"
     assert out["model_calls_used"] == 4 and out["tokens_used"] == 7800 + 9150 + 5290 + 5380
     assert len(fake_anthropic.requests) == 5
@@ -601,7 +601,7 @@ def test_gcv_run_with_claude_then_replay_without_any_request(fake_anthropic: Fak
     seen = len(fake_anthropic.requests)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://203.0.113.7:9")  # any request would now fail loudly
     for source in (ws / "workflows" / out["workflow_id"], bundle):
-        code, again = cli(["run", REPAIR, "--provider", f"replay:{source}", "--yes", "--max-model-calls", "6"])
+        code, again = cli(["run", REPAIR, "--provider", f"replay:{source}", "--yes", "--repair-scope", "fight", "--max-model-calls", "6"])
         assert code == 0, again
         replayed = _essence(ws, again["workflow_id"])
         assert replayed == recorded
@@ -735,7 +735,7 @@ def test_the_corrected_candidate_replays_without_a_request(fake_anthropic: FakeA
     fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, _off_goal(EASY, 1.0)),
                          fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY)),
                          fake_anthropic.tool(REVIEW_TOOL, verdict("accept")))
-    code, out = cli(["run", EASY, "--provider", "anthropic", "--yes"])
+    code, out = cli(["run", EASY, "--provider", "anthropic", "--yes", "--repair-scope", "fight"])
     assert code == 0 and out["status"] == "evidence_ready", out
     bundle = export_bundle(ws, out["workflow_id"], tmp_path / "e.zip", signer=False)
     served = len(fake_anthropic.requests)

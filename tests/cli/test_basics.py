@@ -80,7 +80,7 @@ def fake_browser(tmp_path: Path) -> tuple[dict[str, str], Path]:
 @pytest.mark.slow
 def test_run_and_report_open_the_report_in_the_browser(fake_browser) -> None:
     env, record = fake_browser
-    out = _gcv("run", REQUEST, "--yes", "--open", "--json", env=env)
+    out = _gcv("run", REQUEST, "--yes", "--repair-scope", "fight", "--open", "--json", env=env)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     report = Path(data["evidence"]["report"])
@@ -123,7 +123,7 @@ def test_population_default_is_one_definition_in_the_cli_the_api_and_the_docs(
 def test_population_rounds_report_counts_when_piped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 19.6: n/N fights, one line per step, also when stderr is not a terminal."""
     monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
-    result = CliRunner().invoke(app, ["run", "make phase 3 bullets faster by 10%", "--yes", "--population",
+    result = CliRunner().invoke(app, ["run", "make phase 3 bullets faster by 10%", "--yes", "--repair-scope", "fight", "--population",
                                       "average:8"])
     lines = [line.strip() for line in result.stderr.splitlines()]
     base = [line for line in lines if line.startswith("... population:baseline:")]

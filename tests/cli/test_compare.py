@@ -65,8 +65,8 @@ def test_compare_refuses_what_it_cannot_read(tmp_path: Path) -> None:
 def test_two_workflows_diff_their_candidates_and_the_judged_figures(tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
-    _, one = _cli("run", DENSER, "--yes")
-    _, two = _cli("run", FASTER, "--yes")
+    _, one = _cli("run", DENSER, "--yes", "--repair-scope", "fight")
+    _, two = _cli("run", FASTER, "--yes", "--repair-scope", "fight")
     code, out = _cli("compare", one["workflow_id"], two["workflow_id"])
     assert code == 0 and out["kind"] == "workflows" and out["same_baseline"] is True
     assert out["a"]["candidate_hash"] == one["final_candidate_hash"]

@@ -26,7 +26,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     mp = pytest.MonkeyPatch()
     mp.setenv("GCV_HOME", str(root / "template"))
     try:
-        out = json.loads(CliRunner().invoke(app, ["run", REQUEST, "--yes", "--json"]).stdout)
+        out = json.loads(CliRunner().invoke(app, ["run", REQUEST, "--yes", "--repair-scope", "fight", "--json"]).stdout)
     finally:
         mp.undo()
     assert out["status"] == "evidence_ready"
@@ -84,7 +84,7 @@ def test_per_phase_checks_carry_their_phase_in_the_cli_the_report_the_console_an
     from gcv.workflow.loop import WorkflowLoop
 
     monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
-    out = json.loads(CliRunner().invoke(app, ["run", "make all three phases denser", "--yes", "--json"]).stdout)
+    out = json.loads(CliRunner().invoke(app, ["run", "make all three phases denser", "--yes", "--repair-scope", "fight", "--json"]).stdout)
     labels = [c["label"] for c in out["evaluation"]["intent_checks"] if c["name"] == "intent.spawn_rate"]
     assert labels == [f"intent.spawn_rate[phase_{n}]" for n in (1, 2, 3)]
     human = CliRunner().invoke(app, ["status", out["workflow_id"]], env={"COLUMNS": "200"}).stdout

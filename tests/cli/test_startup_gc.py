@@ -42,7 +42,7 @@ def test_a_short_command_runs_with_the_collector_held(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_the_workflow_collects_as_usual_after_its_imports_and_froze_the_start_up(tmp_path: Path) -> None:
-    code, seen = collector_at_exit(tmp_path, "run", README_REQUEST, "--yes")
+    code, seen = collector_at_exit(tmp_path, "run", README_REQUEST, "--yes", "--repair-scope", "fight")
     assert code == 0
     assert seen["threshold"] == seen["usual"]
     assert seen["frozen"] > 50_000  # modules, classes and functions of the start-up

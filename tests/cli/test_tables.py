@@ -124,10 +124,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     mp = pytest.MonkeyPatch()
     mp.setenv("GCV_HOME", str(root / "ws"))
     try:
-        result = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--json"])
+        result = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--repair-scope", "fight", "--json"])
         out = json.loads(result.stdout)
         assert result.exit_code == 0, result.stdout
-        second = json.loads(CliRunner().invoke(app, ["run", REQUEST, "--yes", "--seed", "2", "--json"]).stdout)
+        second = json.loads(CliRunner().invoke(app, ["run", REQUEST, "--yes", "--repair-scope", "fight", "--seed", "2", "--json"]).stdout)
     finally:
         mp.undo()
     base, dense = write_configs(root / "configs")

@@ -36,14 +36,16 @@ def test_nothing_runs_before_authorization(cli) -> None:
     assert auth["authorization"]["scope"]["candidate_runs"] == 2
     code, again = cli("authorize", wf, "--actor", "ana")
     assert code == 2 and "authorized" in again["error"]
-    code, done = cli("resume", wf)
+    code, waiting = cli("resume", wf)  # the passing repair is outside the request: the designer chooses
+    assert code == 7 and waiting["status"] == "awaiting_choice" and waiting["tradeoffs"]
+    code, done = cli("answer", wf, "--choose", "1", "--actor", "dana")
     assert code == 0 and done["status"] == "evidence_ready" and done["candidate_runs_used"] == 2
     assert Path(done["evidence"]["bundle"]).is_file() and Path(done["evidence"]["report"]).is_file()
 
 
 @pytest.mark.slow
 def test_decisions_promote_and_roll_back_baselines(cli) -> None:
-    code, out = cli("run", REQUEST, "--yes")
+    code, out = cli("run", REQUEST, "--yes", "--repair-scope", "fight")
     assert code == 0
     wf = out["workflow_id"]
     code, err = cli("decide", wf, "revise", "--actor", "ana", "--promote")
@@ -103,7 +105,7 @@ def test_an_engine_that_cannot_run_here_is_refused_before_anything_is_spent(
 
     for var in [v for v in os.environ if v.startswith(("GCV_UNITY_", "GCV_UE_"))]:
         monkeypatch.delenv(var)
-    code, err = cli("run", REQUEST, "--engine", engine, "--yes")
+    code, err = cli("run", REQUEST, "--engine", engine, "--yes", "--repair-scope", "fight")
     assert code == 2 and err["exit_code"] == 2
     with pytest.raises(BatchUsageError) as batch_refusal:
         check_engines([engine])
@@ -125,7 +127,7 @@ def test_an_answer_continues_the_same_request_and_the_bundle_replays(cli, tmp_pa
     wf = asked["workflow_id"]
     code, answered = cli("answer", wf, "phase 2", "--actor", "dana")
     assert code == 7 and answered["status"] == "awaiting_authorization" and answered["workflow_id"] == wf
-    code, _ = cli("authorize", wf, "--actor", "ana")
+    code, _ = cli("authorize", wf, "--actor", "ana", "--repair-scope", "fight")  # repairs anywhere: as before
     code, done = cli("resume", wf)
     assert code == 0 and done["status"] == "evidence_ready"
     state = json.loads((tmp_path / "ws" / "workflows" / wf / "state.json").read_text())
@@ -140,7 +142,7 @@ def test_an_answer_continues_the_same_request_and_the_bundle_replays(cli, tmp_pa
 
 @pytest.mark.slow
 def test_reindex_rebuilds_a_lost_catalog_from_the_workflow_folders(cli, tmp_path: Path) -> None:
-    code, done = cli("run", REQUEST, "--yes")
+    code, done = cli("run", REQUEST, "--yes", "--repair-scope", "fight")
     assert code == 0
     code, asked = cli("run", "make it better")
     (tmp_path / "ws" / "catalog.sqlite").unlink()  # the index is gone (the baseline registry with it)
@@ -155,7 +157,7 @@ def test_reindex_rebuilds_a_lost_catalog_from_the_workflow_folders(cli, tmp_path
 
 @pytest.mark.slow
 def test_status_and_propose_show_the_change_against_the_baseline_the_run_uses(cli) -> None:
-    code, done = cli("run", REQUEST, "--yes")
+    code, done = cli("run", REQUEST, "--yes", "--repair-scope", "fight")
     wf = done["workflow_id"]
     code, status = cli("status", wf)
     assert code == 0 and status["baseline_source"] == "registry v1"
@@ -184,7 +186,7 @@ def test_a_passing_change_whose_evidence_cannot_be_written_exits_70(cli, monkeyp
         raise OSError(errno.ENOSPC, "No space left on device", str(ws.root / "workflows" / wf_id / "evidence"))
 
     monkeypatch.setattr(finalize, "finalize_evidence", full_disk)
-    code, out = cli("run", "make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive", "--yes")
+    code, out = cli("run", "make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive", "--yes", "--repair-scope", "fight")
     assert out["status"] == "evidence_ready"
     assert out["evidence_written"] is False and out["evidence"] == {}
     assert code == out["exit_code"] == 70

@@ -14,7 +14,9 @@ from gcv.console.context import ConsoleConfig
 from gcv.console.users import load_users
 
 BASE = "http://127.0.0.1:8765"
-REQUEST = "make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS at 55 or above"
+# a change that passes at once (the README's request now ends with trade-offs for the designer: test_pages.py
+# ::test_a_trade_off_is_chosen_through_the_forms)
+REQUEST = "make phase 3 much denser"
 VAGUE = "slow down the bullets by 20%"  # needs clarification: which phase?
 TOKENS = {"dana": "designer-token-0123456789", "omar": "operator-token-0123456789",
           "rita": "reviewer-token-0123456789", "all": "everything-token-0123456789"}

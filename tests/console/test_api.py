@@ -56,7 +56,7 @@ def test_submit_authorize_decide_through_the_api_match_the_cli(local, local_app,
     assert r.json()["authorization"]["scope"]["candidate_runs"] == 2
     wait_job(local_app, wf)
     done = local.get(f"/api/workflows/{wf}").json()
-    assert done["status"] == "evidence_ready" and done["candidate_runs_used"] == 2
+    assert done["status"] == "evidence_ready" and done["candidate_runs_used"] == 1
     assert (workspace / "workflows" / wf / "evidence" / f"{wf}.evidence.zip").is_file()  # as `gcv resume` writes it
     # a decision taken with the CLI shows in the console, and cannot be taken again here
     code, decided = cli("decide", wf, "accept", "--actor", "rita", "--note", "ship it", "--promote")
@@ -327,14 +327,15 @@ def test_more_bad_input(local) -> None:
 def test_an_internal_error_shows_no_internals(local_app, monkeypatch: pytest.MonkeyPatch) -> None:
     from starlette.testclient import TestClient
 
-    from gcv.console import views
+    from gcv.service import workflows
 
     local = TestClient(local_app, base_url="http://127.0.0.1:8765", raise_server_exceptions=False)
 
-    def broken() -> list:
+    def broken(name: str) -> str | None:
         raise RuntimeError("secret detail at /home/someone/.gcv")
 
-    monkeypatch.setattr(views, "usable_engines", broken)
+    # the engine check a submission passes first (gcv.service.workflows, the same as `gcv run`'s)
+    monkeypatch.setattr(workflows, "unavailable_reason", broken)
     r = local.post("/api/workflows", json={"request": REQUEST})
     assert r.status_code == 500 and r.json() == {"error": "internal error; the server's log says more"}
     assert "secret" not in r.text

@@ -158,6 +158,18 @@ def test_designer_operator_reviewer_in_chromium(tmp_path: Path, workspace: Path,
             assert "1 baseline run + up to 3 candidate runs" in operator.inner_text("#authorize")
             shot(operator, "authorize")
             operator.click("#approve")
+            # the passing repair moves what the request did not name: the designer picks a trade-off (issue 26)
+            wait_status(url, wf, {"awaiting_choice"}, timeout=120, headers=auth)
+            for _ in range(10):  # the page may be reloading itself on the new status: go once it settled
+                try:
+                    designer.goto(f"{url}/workflows/{wf}")
+                    break
+                except Exception:  # noqa: BLE001 - playwright's net::ERR_ABORTED while the page navigates
+                    designer.wait_for_timeout(300)
+            designer.wait_for_selector("#tradeoffs #option-1")
+            assert "predicted" in designer.inner_text("#option-1") and "every check passes" in designer.inner_text("#option-1")
+            shot(designer, "tradeoffs")
+            designer.click("#choose-1")
             wait_status(url, wf, {"evidence_ready"}, timeout=120, headers=auth)
             # the watching page reloads itself when the final status arrives (wait for that, not for the
             # link: a report written at an earlier stop already shows it while the stream is behind)

@@ -60,6 +60,14 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     r = b.post(f"/workflows/{wf}/authorize", data={"csrf": b.csrf, "choice": "approve"})
     assert r.status_code == 303
     wait_job(local_app, wf)
+    # the only passing repair moves what the request did not name: one card per trade-off (issue 26)
+    page = b.get(f"/workflows/{wf}").text
+    assert "Awaiting the designer&#39;s choice" in page or "Awaiting the designer's choice" in page
+    assert 'id="option-1"' in page and 'id="option-2"' in page and "predicted</td><td>hits" in page
+    assert f"gcv answer {wf} --choose N" in page
+    r = b.post(f"/workflows/{wf}/choose", data={"csrf": b.csrf, "number": "1"})
+    assert r.status_code == 303 and "error" not in r.headers["location"]
+    wait_job(local_app, wf)
     page = b.get(f"/workflows/{wf}").text
     assert "Evidence ready for review" in page and "[round 1]" in page and f"/workflows/{wf}/review" in page
     review = b.get(f"/workflows/{wf}/review").text
@@ -68,7 +76,7 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     # the trust words of `gcv verify` (this bundle is unsigned), never "signed"; each check's message shown
     assert 'data-level="unsigned"' in review and "trust: unsigned" in review and ", signed" not in review
     assert "files read safely" in review and "unsigned (no manifest.dsse.json); integrity rests" in review
-    assert "not requested" in review and "repair:" in review  # the repair's edit is marked
+    assert "not requested" in review and "choice:1" in review  # the chosen option's edit is marked
     assert f"/workflows/{wf}/frames/candidate/0.png" in review and 'name="decision" value="accept"' in review
     report = b.get(f"/workflows/{wf}/report")
     assert report.status_code == 200 and "GCV evidence" in report.text
@@ -184,7 +192,9 @@ def test_a_bundle_older_than_the_state_is_marked_as_such(local_browser: TestClie
     b.post(f"/workflows/{wf}/answer", data={"csrf": b.csrf, "answer-1": "phase 2"})
     loop = WorkflowLoop(Workspace(workspace))
     loop.authorize(wf, actor="omar")
-    state = loop.advance(wf)  # as `gcv resume` does, before it writes the evidence
+    assert loop.advance(wf).status == "awaiting_choice"
+    loop.choose(wf, number=1, actor="ana")
+    state = loop.advance(wf)  # as `gcv answer --choose` does, before it writes the evidence
     assert state.status == "evidence_ready"
     review = b.get(f"/workflows/{wf}/review").text
     assert 'id="stale"' in review and 'data-current="0"' in review and "Needs clarification" in review

@@ -84,7 +84,8 @@ def test_an_error_cell_is_an_error_with_the_engine_s_message(tmp_path: Path, mon
 @pytest.mark.slow
 def test_a_workflow_is_a_case_per_check_and_one_for_its_outcome(tmp_path: Path) -> None:
     junit = tmp_path / "run.xml"
-    result = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--junit", str(junit), "--json"])
+    result = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--repair-scope", "fight", "--junit", str(junit),
+                                      "--json"])
     out = json.loads(result.stdout)
     assert out["status"] == "evidence_ready" and out["evidence"]["junit"] == str(junit)
     cases = _cases(_read(junit))
@@ -115,7 +116,7 @@ def test_a_failed_check_and_a_failed_workflow_are_failures(tmp_path: Path) -> No
     assert isinstance(end, Failure) and end.message.startswith("blocked")
 
 
-@pytest.mark.parametrize("status", ["needs_clarification", "awaiting_authorization"])
+@pytest.mark.parametrize("status", ["needs_clarification", "awaiting_authorization", "awaiting_choice"])
 def test_a_workflow_waiting_for_a_person_is_skipped_not_failed(status: str, tmp_path: Path) -> None:
     path = tmp_path / "w.xml"
     path.write_bytes(workflow_junit(_summary(status, checks=[])))

@@ -97,24 +97,28 @@ def gcv(*args: str) -> tuple[int, dict[str, Any], str]:
 def test_evidence_ready_tells_the_reviewer_once_with_the_token_as_a_header_only(home: Path, receiver: Receiver) -> None:
     configure(home, receiver.url, extra='console_url = "https://gcv.studio.test"')
     code, out, _ = gcv("run", REQUEST, "--yes")
-    assert code == 0 and out["status"] == "evidence_ready"
+    assert code == 7 and out["status"] == "awaiting_choice"  # the designer is needed first: a trade-off
+    wf = out["workflow_id"]
     (sent,) = receiver.got
-    body = sent["body"]
-    assert body["kind"] == "needs_decision" and body["workflow_id"] == out["workflow_id"]
-    assert body["next"].startswith(f"gcv decide {out['workflow_id']}")
-    assert body["url"] == f"https://gcv.studio.test/workflows/{out['workflow_id']}"
-    assert sent["headers"]["authorization"] == TOKEN
+    assert sent["body"]["kind"] == "needs_choice" and sent["body"]["next"] == f"gcv answer {wf} --choose N"
+    code, out, _ = gcv("answer", wf, "--choose", "1", "--actor", "dana")
+    assert code == 0 and out["status"] == "evidence_ready"
+    body = receiver.got[1]["body"]
+    assert body["kind"] == "needs_decision" and body["workflow_id"] == wf
+    assert body["next"].startswith(f"gcv decide {wf}")
+    assert body["url"] == f"https://gcv.studio.test/workflows/{wf}"
+    assert receiver.got[1]["headers"]["authorization"] == TOKEN
     assert TOKEN not in json.dumps(body)
     outbox = (home / "notifications" / "outbox.sqlite").read_bytes()
     assert TOKEN.encode() not in outbox and receiver.url.encode() not in outbox  # neither the token nor the URL
     # the same situation is never sent twice: a status and a second notify change nothing
-    assert gcv("status", out["workflow_id"])[0] == 0
-    notify(home, out["workflow_id"])
-    assert len(receiver.got) == 1
+    assert gcv("status", wf)[0] == 0
+    notify(home, wf)
+    assert len(receiver.got) == 2
     # the decision is an end: told once more
-    code, _, _ = gcv("decide", out["workflow_id"], "accept", "--actor", "rin", "--note", "ok")
-    assert code == 0 and [g["body"]["kind"] for g in receiver.got] == ["needs_decision", "ended"]
-    assert receiver.got[1]["body"]["status"] == "accepted"
+    code, _, _ = gcv("decide", wf, "accept", "--actor", "rin", "--note", "ok")
+    assert code == 0 and [g["body"]["kind"] for g in receiver.got] == ["needs_choice", "needs_decision", "ended"]
+    assert receiver.got[2]["body"]["status"] == "accepted"
 
 
 @pytest.mark.slow
@@ -132,7 +136,7 @@ def test_a_failing_receiver_is_retried_with_back_off_and_never_fails_the_workflo
                                                                                   receiver: Receiver) -> None:
     configure(home, receiver.url)
     receiver.script.extend([500, 503, 200])
-    code, out, stderr = gcv("run", REQUEST, "--yes")
+    code, out, stderr = gcv("run", REQUEST, "--yes", "--repair-scope", "fight")
     assert code == 0 and out["status"] == "evidence_ready"  # unchanged by the receiver
     assert len(receiver.got) == 3
     gaps = [b["at"] - a["at"] for a, b in zip(receiver.got, receiver.got[1:])]

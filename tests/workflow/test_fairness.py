@@ -15,6 +15,7 @@ from gcv.contract.status import Status
 from gcv.evidence.bundle import export_bundle
 from gcv.evidence.verify import verify_bundle
 from gcv.store.catalog import Workspace
+from gcv.repair.scope import whole_fight
 from gcv.workflow.activities import default_activities
 from gcv.workflow.baselines import active_baseline
 from gcv.workflow.loop import WorkflowLoop
@@ -35,7 +36,7 @@ def _run(root: Path, request: str, activities=None) -> tuple[WorkflowLoop, str]:
     baseline, source = active_baseline(loop.ws, 0.0)
     wf = loop.create(request, baseline, Settings(), baseline_source=source)
     loop.advance(wf)
-    loop.authorize(wf, actor="tester")
+    loop.authorize(wf, actor="tester", repair_scope=whole_fight(baseline))  # the repairs it tests
     loop.advance(wf)
     return loop, wf
 

@@ -64,7 +64,8 @@ def test_a_failing_population_drives_a_repair(tmp_path: Path) -> None:
     strict = {"skills": ["novice"], "seeds": 8, "basis": "point",
               "targets": [{"name": "novice never hit", "skill": "novice", "field": "hits_mean",
                            "op": "<=", "value": 0.0}]}
-    engine, state = run_workflow(tmp_path, "make phase 3 much denser", settings=Settings(population=strict))
+    engine, state = run_workflow(tmp_path, "make phase 3 much denser", settings=Settings(population=strict),
+                                 whole_fight_scope=True)  # the repair it drives
     d = engine.ws.workflow_dir(state.id)
     first = d.get(state.rounds[0].evaluation_hash)
     (pop,) = [c for c in first["checks"] if c["name"].startswith("population")]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from gcv.repair.scope import whole_fight
 from gcv.contract.status import Reason, Status
 from gcv.evidence.bundle import export_bundle
 from gcv.evidence.verify import verify_bundle
@@ -50,7 +51,7 @@ def test_a_candidate_that_fails_gameplay_in_the_reference_costs_no_engine_run(
     env = {k: v for k, v in __import__("os").environ.items() if not k.startswith(("GCV_UE", "GCV_UNITY"))}
     env.update({"GCV_UE_HARNESS" if engine == "ue5" else "GCV_UNITY_HARNESS": str(exe),
                 "GCV_HOME": str(tmp_path / "ws"), "PYTHONPATH": str(REPO)})
-    out = _cli(["run", REQUEST, "--engine", engine, "--yes"], env)
+    out = _cli(["run", REQUEST, "--engine", engine, "--yes", "--repair-scope", "fight"], env)
     assert out["status"] == "evidence_ready", out
     state = json.loads((tmp_path / "ws" / "workflows" / out["workflow_id"] / "state.json").read_text())
     first, second = state["rounds"]
@@ -89,7 +90,7 @@ def run_authorized(home: Path, mode: str) -> tuple[WorkflowLoop, str, Any]:
     baseline, source = active_baseline(loop.ws, 0.0)
     wf = loop.create(REQUEST, baseline, Settings(engine="fake"), baseline_source=source)
     loop.advance(wf)
-    loop.authorize(wf, actor="tester")
+    loop.authorize(wf, actor="tester", repair_scope=whole_fight(baseline))  # its repairs are what is tested
     return loop, wf, loop.advance(wf)
 
 
@@ -135,17 +136,17 @@ def test_resume_after_a_kill_redoes_no_pre_screen_and_no_engine_run(tmp_path: Pa
             e["GCV_CRASH_AFTER"] = str(crash)
         return e
 
-    reference = _cli(["run", REQUEST, "--engine", "unity", "--yes"], env(tmp_path / "straight"))
+    reference = _cli(["run", REQUEST, "--engine", "unity", "--yes", "--repair-scope", "fight"], env(tmp_path / "straight"))
     assert reference["status"] == "evidence_ready", reference
     for crash in (4, 7, 10, 13, 16, 19):
         home = tmp_path / f"crash-{crash}"
         home.mkdir()
         subprocess.run([sys.executable, "-c", "from gcv.cli.app import main; main()", "run", REQUEST, "--engine",
-                        "unity", "--yes", "--json"], env=env(home, crash), capture_output=True, timeout=600)
+                        "unity", "--yes", "--repair-scope", "fight", "--json"], env=env(home, crash), capture_output=True, timeout=600)
         (wf,) = [p.name for p in (home / "workflows").iterdir()]
         resumed = _cli(["resume", wf], env(home))
         if resumed["status"] == "awaiting_authorization":  # killed before --yes could authorize
-            _cli(["authorize", wf, "--actor", "tester"], env(home))
+            _cli(["authorize", wf, "--actor", "tester", "--repair-scope", "fight"], env(home))
             resumed = _cli(["resume", wf], env(home))
         assert (resumed["status"], resumed["final_candidate_hash"]) == (
             reference["status"], reference["final_candidate_hash"]), (crash, resumed)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from gcv.repair.scope import whole_fight
 from gcv.sim.telemetry import gameplay_view
 from gcv.workflow.loop import WorkflowLoop
 from gcv.workflow.state import Settings
@@ -39,7 +40,7 @@ def _start(root: Path) -> tuple[WorkflowLoop, str]:
 def _drive(engine: WorkflowLoop, wf_id: str) -> dict:
     state = engine.advance(wf_id)
     if state.status == "awaiting_authorization":
-        engine.authorize(wf_id, actor="tester")
+        engine.authorize(wf_id, actor="tester", repair_scope=whole_fight(active_baseline(engine.ws, 0.0)[0]))
         state = engine.advance(wf_id)
     return state
 
@@ -115,7 +116,7 @@ def test_sigkill_a_real_run_and_resume(tmp_path: Path, reference: dict) -> None:
     for delay in (0.8, 1.4, 2.0):
         home = tmp_path / f"h{delay}"
         env["GCV_HOME"] = str(home)
-        proc = subprocess.Popen([sys.executable, "-m", "gcv.cli.app", "run", REQUEST, "--yes", "--json"],
+        proc = subprocess.Popen([sys.executable, "-m", "gcv.cli.app", "run", REQUEST, "--yes", "--repair-scope", "fight", "--json"],
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
@@ -132,7 +133,7 @@ def test_sigkill_a_real_run_and_resume(tmp_path: Path, reference: dict) -> None:
         resume = [sys.executable, "-m", "gcv.cli.app", "resume", wf, "--json"]
         out = subprocess.run(resume, env=env, capture_output=True, text=True, timeout=120)
         if out.returncode == 7:  # killed before authorization: nothing ran, authorize now
-            engine.authorize(wf, actor="tester")
+            engine.authorize(wf, actor="tester", repair_scope=whole_fight(active_baseline(engine.ws, 0.0)[0]))
             out = subprocess.run(resume, env=env, capture_output=True, text=True, timeout=120)
         summary = json.loads(out.stdout)
         assert out.returncode == 0, out.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, NoReturn, Optional
 
 import typer
@@ -21,6 +22,9 @@ from gcv.cli.output import console, emit_json, fail_usage
 from gcv.cli.tables import Col, print_table
 
 EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM: the workflow is resumable
+# Evidence that could not be written, by the failure's kind (gcv.service.results.EvidenceFailure).
+# A use case's refusal (gcv.service.errors) is always the caller's to fix: exit 2 (fail_usage).
+EVIDENCE_EXIT = {"damaged": EXIT_USAGE, "environment": EXIT_ENVIRONMENT, "internal": EXIT_ENVIRONMENT}
 
 
 baselines_app = typer.Typer(help="The baseline registry: versions with provenance.", no_args_is_help=True)
@@ -126,31 +130,28 @@ def _ran(requested: str, used: list[str]) -> str:
 
 
 def _evidence(engine, state, json_mode: bool) -> tuple[dict[str, Any] | None, int]:
-    """Write the report and the bundle at the end of the loop: (paths, 0), or (None, the exit
-    code) when they could not be written (the workflow's result stands and is recorded): 2 when
-    a record of the workflow is missing or damaged, as every command says, else 70."""
-    if state.status == "awaiting_authorization":
-        return {}, 0
-    from gcv.evidence.collect import EvidenceError
-    from gcv.evidence.finalize import finalize_evidence
+    """The evidence at the end of a use case (``gcv.service.evidence.finish``: one error policy
+    with the console): (paths, 0), or (None, the exit code) when it could not be written (the
+    workflow's result stands and is recorded): 2 when a record of the workflow is missing or
+    damaged, as every command says, else 70."""
+    from gcv.service.evidence import finish  # lazy, as above
 
-    try:
-        written = finalize_evidence(engine.ws, state.id)
-    except EvidenceError as exc:
-        console(stderr=True).print(f"evidence not written: {exc}", markup=False)
-        return None, EXIT_USAGE if exc.damaged else EXIT_ENVIRONMENT
-    except OSError as exc:  # a full or read-only disk: the environment's failure, not a bug
-        where = f"{exc.filename}: " if exc.filename else ""
-        console(stderr=True).print(f"evidence not written: {where}{exc.strerror or exc}; the workflow itself is "
-                                   f"recorded; `gcv bundle {state.id}` and `gcv report {state.id}` write it "
-                                   "again once the disk is usable", markup=False)
-        return None, EXIT_ENVIRONMENT
-    except Exception as exc:  # noqa: BLE001 - the workflow's result stands; say what failed
-        console(stderr=True).print(f"evidence not written (internal error, please report): "
-                                   f"{type(exc).__name__}: {exc}; the workflow itself is recorded in "
-                                   f"{engine.ws.workflow_dir(state.id).root}", markup=False)
-        return None, EXIT_ENVIRONMENT
-    return {**written.paths(), "version": written.version.number}, 0
+    outcome = finish(engine.ws, state)
+    if outcome.failure is None:
+        return outcome.as_dict(), 0
+    console(stderr=True).print(outcome.failure.message, markup=False)
+    return None, EVIDENCE_EXIT[outcome.failure.kind]
+
+
+def _refused(exc: Any, json_mode: bool) -> NoReturn:
+    """A use case's typed refusal (``gcv.service.errors.Refusal``), as this command line says
+    it: the caller's to fix, exit 2; a failure of the store itself as every command reports one
+    (``gcv.cli.failures``: a damaged record 2, the environment 70)."""
+    if exc.origin is not None:
+        from gcv.cli.failures import report  # lazy, as above
+
+        raise typer.Exit(report(exc.origin, json_mode=json_mode))
+    fail_usage(exc.message, json_mode=json_mode, hint=exc.hint)
 
 
 def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_report: bool = False,
@@ -191,6 +192,21 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_repor
     raise typer.Exit(exit_code)
 
 
+def _agent_retries(provider: str) -> dict[str, int]:
+    """The documented GCV_AGENT_MAX_RETRIES for Claude (docs/agents.md), recorded in the
+    workflow's budgets; the loop hands the budgets' value to the provider, so without this the
+    budgets' default silently replaced the variable. A bad value is the provider check's to
+    refuse (the service builds the provider first), so it is left to it here."""
+    if provider != "anthropic":
+        return {}
+    from gcv.agents.anthropic_provider import AnthropicSettings, ProviderConfigError
+
+    try:
+        return {"max_agent_retries": AnthropicSettings.from_env().agent_retries}
+    except ProviderConfigError:
+        return {}
+
+
 def _notify(engine, wf_id: str) -> None:
     """Tell the workspace's webhooks (notify.toml) when a person is needed or the workflow
     ended; a receiver's failure is a note on stderr, never this command's outcome."""
@@ -216,10 +232,9 @@ def _write_junit(engine, state, path: Path, json_mode: bool) -> str:
 
 def _asks(engine, state) -> list[dict[str, Any]] | None:
     """The typed questions (kind, choices) of a workflow that waits for answers; None otherwise."""
-    if state.status != "needs_clarification" or state.requirement is None:
-        return None
-    decision = engine.ws.workflow_dir(state.id).get(state.requirement.hash) or {}
-    return list(decision.get("asks") or [])
+    from gcv.service.workflows import questions  # lazy, as above
+
+    return questions(engine.ws, state)
 
 
 def _print_answer_hint(con, wf_id: str, asks: list[dict[str, Any]]) -> None:
@@ -236,22 +251,26 @@ def _print_answer_hint(con, wf_id: str, asks: list[dict[str, Any]]) -> None:
               soft_wrap=True)
 
 
-def _advance(engine, wf_id: str, json_mode: bool):
-    """Run the loop until it waits for a person. Progress goes to stderr: a spinner in a terminal,
-    one line per step when piped (a CI log shows where a long run is). An interrupt (Ctrl-C, or
-    the SIGTERM a CI cancel sends) leaves the workflow resumable and exits 130."""
+def _advance(engine, wf_id: str | Callable[[], str | None], json_mode: bool, work: Callable[[], Any]) -> Any:
+    """Run ``work`` (a use case that runs the loop until it waits for a person). Progress goes
+    to stderr: a spinner in a terminal, one line per step when piped (a CI log shows where a
+    long run is). An interrupt (Ctrl-C, or the SIGTERM a CI cancel sends) leaves the workflow
+    resumable and exits 130."""
     err = console(stderr=True)
     try:
         if json_mode:
-            return engine.advance(wf_id)
+            return work()
         if not err.is_terminal:
             engine.on_progress = lambda text: err.print(f"  ... {text}", markup=False, highlight=False)
-            return engine.advance(wf_id)
+            return work()
         with err.status("verifying...") as status:
             engine.on_progress = lambda text: status.update(f"verifying: {text}")
-            return engine.advance(wf_id)
+            return work()
     except KeyboardInterrupt:
-        _interrupted(engine, wf_id, json_mode)
+        known = wf_id() if callable(wf_id) else wf_id
+        if known is None:  # before the workflow existed: nothing to resume
+            raise
+        _interrupted(engine, known, json_mode)
 
 
 def _interrupted(engine, wf_id: str, json_mode: bool) -> NoReturn:
@@ -285,6 +304,9 @@ def run(
     fairness_policy: str = typer.Option("undetermined_allowed", "--fairness-policy",
                                         help="the fair-fight gate when the targets require a dodgeable fight: "
                                              "undetermined_allowed or fair_required (docs/analysis.md)"),
+    repair_scope: str = typer.Option("request", "--repair-scope",
+                                     help="with --yes: request (repairs move only what the request changed; "
+                                          "anything else becomes trade-offs) or fight (any phase and field)"),
     yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
     open_report: bool = typer.Option(False, "--open", help="open the report in a browser at the end (honours BROWSER)"),
     junit: Optional[Path] = typer.Option(None, "--junit", metavar="FILE",
@@ -292,31 +314,29 @@ def run(
     json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Propose, validate, authorize, run the bounded loop and summarize the evidence."""
-    from engine_runners.registry import UnknownEngineError, unavailable_reason
     from engine_runners.termination import install_termination_handling  # engine processes end with gcv
 
     install_termination_handling()
     from gcv.contract.loading import GcvInputError
+    from gcv.service import workflows
+    from gcv.service.errors import Refusal
     from gcv.workflow.baselines import resolve_baseline
     from gcv.workflow.loop import default_actor
-    from gcv.workflow.state import Budgets, Settings
+    from gcv.workflow.state import Budgets
 
-    if not request.strip():
-        fail_usage("the request is empty; describe the change in plain language", json_mode=json_mode)
-    try:  # before anything is proposed, authorized or recorded (as `gcv batch` does)
-        reason = unavailable_reason(engine_name)
-    except UnknownEngineError as exc:
-        fail_usage(str(exc), json_mode=json_mode)
-    if reason is not None:
-        fail_usage(reason, json_mode=json_mode, hint="see `gcv engines`; configure it or choose another --engine")
-    _check_provider(provider, json_mode)
-    engine = _engine(json_mode)
-    try:
-        base, source = resolve_baseline(engine.ws, baseline, engine.clock())
-    except GcvInputError as exc:
-        fail_usage(exc.message, json_mode=json_mode, file=str(baseline), detail=exc.path_in_doc, role="baseline")
     budgets = Budgets(max_candidate_runs=max_runs, max_model_calls=max_model_calls, max_tokens=max_tokens,
                       deadline_seconds=deadline, **_agent_retries(provider))
+    submission = workflows.Submission(request=request, engine=engine_name, provider=provider, seed=seed,
+                                      budgets=budgets, fairness_policy=fairness_policy)
+    try:  # before anything is proposed, authorized or recorded (as `gcv batch` does)
+        workflows.check_submission(submission)
+    except Refusal as exc:
+        _refused(exc, json_mode)
+    engine = _engine(json_mode)
+    try:  # a --baseline file is this command line's input: refused naming the file and where
+        base = resolve_baseline(engine.ws, baseline, engine.clock()) if baseline is not None else None
+    except GcvInputError as exc:
+        fail_usage(exc.message, json_mode=json_mode, file=str(baseline), detail=exc.path_in_doc, role="baseline")
     pop = None
     if population:
         from gcv.evaluation.population import parse_population
@@ -325,38 +345,46 @@ def run(
             pop = parse_population(population)
         except ValueError as exc:
             fail_usage(str(exc), json_mode=json_mode)
-    _check_fairness_policy(fairness_policy, json_mode)
-    settings = Settings(engine=engine_name, provider=provider, seed=seed, budgets=budgets, population=pop,
-                        fairness_policy=fairness_policy)
-    wf_id = engine.create(request, base, settings, baseline_source=source)
-    if not json_mode:
-        console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name} requested, "
-                                   f"provider {provider})",
-                                   markup=False)
-    with engine.lock(wf_id):  # one writer for the whole command (the console is another)
-        state = _advance(engine, wf_id, json_mode)
-        if state.status == "awaiting_authorization":
-            if yes:
-                engine.authorize(wf_id, actor=default_actor(), via="--yes")
-            elif sys.stdin.isatty() and not json_mode:
-                from gcv.cli.commands.propose_cmds import print_change  # lazy, as above
+    submission = workflows.Submission(request=request, engine=engine_name, provider=provider, seed=seed,
+                                      budgets=budgets, population=pop, baseline=base, fairness_policy=fairness_policy)
+    created: list[str] = []
 
-                print_change(console(stderr=True), summary_object(engine, state)["change"],
-                             title=f"what will run: the candidate against {source}")
-                ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on {engine_name} "
-                                   f"(fair-fight policy {fairness_policy})?", default=False)
-                if not ok:
-                    console(stderr=True).print(f"not authorized; later: gcv authorize {wf_id} --actor NAME",
-                                               markup=False)
+    def on_created(wf_id: str, source: str) -> None:
+        created.append(wf_id)
+        if not json_mode:
+            console(stderr=True).print(f"workflow {wf_id} (baseline {source}, engine {engine_name} requested, "
+                                       f"provider {provider})", markup=False)
+
+    try:
+        submitted = _advance(engine, lambda: created[0] if created else None, json_mode,
+                             lambda: workflows.submit(engine, submission, on_created=on_created))
+        wf_id, state, source = submitted.wf_id, submitted.state, submitted.baseline_source
+        with workflows.writer(engine, wf_id):  # one writer for the rest of the command (the console is another)
+            if state.status == "awaiting_authorization":
+                if yes:
+                    workflows.authorize(engine, wf_id, actor=default_actor(), via="--yes", repair_scope=repair_scope)
+                elif sys.stdin.isatty() and not json_mode:
+                    from gcv.cli.commands.propose_cmds import print_change  # lazy, as above
+
+                    print_change(console(stderr=True), summary_object(engine, state)["change"],
+                                 title=f"what will run: the candidate against {source}")
+                    ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on "
+                                       f"{engine_name} (fair-fight policy {fairness_policy})?", default=False)
+                    if not ok:
+                        console(stderr=True).print(f"not authorized; later: gcv authorize {wf_id} --actor NAME",
+                                                   markup=False)
+                        _finish(engine, state, json_mode, junit=junit)
+                    workflows.authorize(engine, wf_id, actor=default_actor(), via="interactive prompt",
+                                        repair_scope=repair_scope)
+                else:
+                    if not json_mode:
+                        console(stderr=True).print(f"awaiting authorization: gcv authorize {wf_id} --actor NAME "
+                                                   f"&& gcv resume {wf_id}", markup=False)
                     _finish(engine, state, json_mode, junit=junit)
-                engine.authorize(wf_id, actor=default_actor(), via="interactive prompt")
-            else:
-                if not json_mode:
-                    console(stderr=True).print(f"awaiting authorization: gcv authorize {wf_id} --actor NAME "
-                                               f"&& gcv resume {wf_id}", markup=False)
-                _finish(engine, state, json_mode, junit=junit)
-            state = _advance(engine, wf_id, json_mode)
-        _finish(engine, state, json_mode, open_report=open_report, junit=junit)
+                state = _advance(engine, wf_id, json_mode, lambda: workflows.resume(engine, wf_id).state)
+            _finish(engine, state, json_mode, open_report=open_report, junit=junit)
+    except Refusal as exc:
+        _refused(exc, json_mode)
 
 
 @app.command("authorize")
@@ -370,28 +398,24 @@ def authorize(
     fairness_policy: Optional[str] = typer.Option(None, "--fairness-policy",
                                                   help="undetermined_allowed or fair_required (default: the "
                                                        "workflow's setting); recorded in the authorization"),
+    repair_scope: str = typer.Option("request", "--repair-scope",
+                                     help="request: repairs move only what the request changed, anything else "
+                                          "becomes trade-offs for the designer; fight: repairs may move any phase "
+                                          "and field"),
     json_mode: bool = typer.Option(False, "--json"),
 ) -> None:
     """Authorize a proposed workflow's engine runs (nothing runs before this)."""
-    from gcv.store.errors import StoreError
-    from gcv.workflow.loop import WorkflowError
-    from gcv.workflow.state import Budgets
-    from gcv.workflow.states import IllegalTransition
+    from gcv.service import workflows
+    from gcv.service.errors import Refusal
 
     engine = _engine(json_mode, quiet=True)
+    overrides = workflows.BudgetOverrides(max_candidate_runs=max_runs, max_model_calls=max_model_calls,
+                                          max_tokens=max_tokens, deadline_seconds=deadline)
     try:
-        _, state = engine.load(wf_id)
-        current = state.settings.budgets.model_dump()
-        for key, value in (("max_candidate_runs", max_runs), ("max_model_calls", max_model_calls),
-                           ("max_tokens", max_tokens), ("deadline_seconds", deadline)):
-            if value is not None:
-                current[key] = value
-        if fairness_policy is not None:
-            _check_fairness_policy(fairness_policy, json_mode)
-        state = engine.authorize(wf_id, actor=actor, budgets=Budgets.model_validate(current),
-                                 fairness_policy=fairness_policy)
-    except (WorkflowError, IllegalTransition, StoreError) as exc:
-        fail_usage(str(exc), json_mode=json_mode)
+        state = workflows.authorize(engine, wf_id, actor=actor, overrides=overrides, fairness_policy=fairness_policy,
+                                    repair_scope=repair_scope).state
+    except Refusal as exc:
+        _refused(exc, json_mode)
     if json_mode:
         emit_json({"workflow_id": wf_id, "status": str(state.status),
                    "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
@@ -401,6 +425,7 @@ def authorize(
         console().print(f"{wf_id} authorized by {actor} (fair-fight policy {policy}); continue with: "
                         f"gcv resume {wf_id}", markup=False)
 
+
 @app.command("resume")
 def resume(wf_id: str = typer.Argument(..., metavar="WF"),
            junit: Optional[Path] = typer.Option(None, "--junit", metavar="FILE",
@@ -408,25 +433,19 @@ def resume(wf_id: str = typer.Argument(..., metavar="WF"),
            json_mode: bool = typer.Option(False, "--json")) -> None:
     """Continue a workflow from its last recorded transition (after a crash or authorization)."""
     from engine_runners.termination import install_termination_handling  # engine processes end with gcv
-    from gcv.store.errors import StoreError
-    from gcv.workflow.loop import WorkflowError
+    from gcv.service import workflows
+    from gcv.service.errors import Refusal
 
     install_termination_handling()
 
     engine = _engine(json_mode)
     try:
-        lock = engine.lock(wf_id)
-        lock.acquire()  # one writer for the whole command: a second resume is refused at once
-    except (WorkflowError, StoreError) as exc:
-        fail_usage(str(exc), json_mode=json_mode)
-    try:
-        try:
-            state = _advance(engine, wf_id, json_mode)
-        except (WorkflowError, StoreError) as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        _finish(engine, state, json_mode, junit=junit)
-    finally:
-        lock.release()
+        with workflows.writer(engine, wf_id):  # one writer for the whole command: a second resume is refused at once
+            state = _advance(engine, wf_id, json_mode, lambda: workflows.resume(engine, wf_id).state)
+            _finish(engine, state, json_mode, junit=junit)
+    except Refusal as exc:
+        _refused(exc, json_mode)
+
 
 @app.command("status")
 def status(wf_id: str = typer.Argument(..., metavar="WF"),
@@ -499,9 +518,9 @@ def answer(
     """Answer the questions of a workflow that needs clarification (the same request continues),
     or pick one of the trade-offs of a workflow awaiting the designer's choice (--choose N)."""
     from engine_runners.termination import install_termination_handling  # engine processes end with gcv
-    from gcv.store.errors import StoreError
-    from gcv.workflow.loop import WorkflowError, default_actor
-    from gcv.workflow.states import IllegalTransition
+    from gcv.service import workflows
+    from gcv.service.errors import Refusal
+    from gcv.workflow.loop import default_actor
 
     if (text is None) == (choose is None):
         fail_usage("give the ANSWER text, or --choose N for a trade-off (not both)", json_mode=json_mode)
@@ -509,16 +528,19 @@ def answer(
     engine = _engine(json_mode)
     try:
         if choose is not None:
-            engine.choose(wf_id, number=choose, actor=actor or default_actor())
+            state = _advance(engine, wf_id, json_mode,
+                             lambda: workflows.choose(engine, wf_id, number=choose, actor=actor or default_actor()).state)
         else:
-            engine.answer(wf_id, text=text or "", actor=actor or default_actor())
-        state = _advance(engine, wf_id, json_mode)
-    except (WorkflowError, StoreError, IllegalTransition) as exc:
-        fail_usage(str(exc), json_mode=json_mode)
+            state = _advance(engine, wf_id, json_mode,
+                             lambda: workflows.answer(engine, wf_id, text=text or "",
+                                                      actor=actor or default_actor()).state)
+    except Refusal as exc:
+        _refused(exc, json_mode)
     if state.status == "awaiting_authorization" and not json_mode:
         console(stderr=True).print(f"understood; authorize with: gcv authorize {wf_id} --actor NAME "
                                    f"&& gcv resume {wf_id}", markup=False)
     _finish(engine, state, json_mode, evidence=state.status != "awaiting_authorization")
+
 
 @app.command("decide")
 def decide(
@@ -530,34 +552,26 @@ def decide(
     json_mode: bool = typer.Option(False, "--json"),
 ) -> None:
     """Record the human decision on a finished workflow (final; cannot be overwritten)."""
-    from gcv.store.errors import StoreError
-    from gcv.workflow.loop import WorkflowError
-    from gcv.workflow.states import IllegalTransition
+    from gcv.service import workflows
+    from gcv.service.errors import Refusal
 
     engine = _engine(json_mode, quiet=True)
-    try:
-        lock = engine.lock(wf_id)
-        lock.acquire()  # one writer for the decision and the evidence version that records it
-    except (WorkflowError, StoreError) as exc:
-        fail_usage(str(exc), json_mode=json_mode)
-    try:
-        try:
-            state = engine.decide(wf_id, decision=decision, actor=actor, note=note, promote=promote)
-        except (WorkflowError, IllegalTransition, StoreError) as exc:
-            fail_usage(str(exc), json_mode=json_mode)
-        # the decision is part of the evidence: a new version (report and bundle) records it
-        written, failed_code = _evidence(engine, state, json_mode)
-    finally:
-        lock.release()
+    try:  # one writer for the decision and the evidence version that records it
+        decided = workflows.decide(engine, wf_id, decision=decision, actor=actor, note=note, promote=promote)
+    except Refusal as exc:
+        _refused(exc, json_mode)
+    state, evidence = decided.state, decided.evidence
     _notify(engine, wf_id)
-    assert state.human_decision is not None
-    paths = written or {}
+    if evidence.failure is not None:
+        console(stderr=True).print(evidence.failure.message, markup=False)
+    failed_code = 0 if evidence.failure is None else EVIDENCE_EXIT[evidence.failure.kind]
+    paths = evidence.as_dict()
     if json_mode:
         emit_json({"workflow_id": wf_id, "status": str(state.status),
-                   "human_decision": state.human_decision.model_dump(mode="json"), "evidence": paths,
-                   "evidence_written": written is not None, "exit_code": failed_code})
+                   "human_decision": decided.decision.model_dump(mode="json"), "evidence": paths,
+                   "evidence_written": evidence.failure is None, "exit_code": failed_code})
     else:
-        extra = state.human_decision.promoted_version
+        extra = decided.decision.promoted_version
         con = console()
         con.print(f"{wf_id}: {state.status} by {actor}"
                   + (f"; baseline v{extra} is now active" if extra else ""), markup=False)
@@ -566,6 +580,7 @@ def decide(
             con.print(f"report: {paths['report']}", markup=False, soft_wrap=True)
             con.print(f"bundle: {paths['bundle']}", markup=False, soft_wrap=True)
     raise typer.Exit(failed_code)
+
 
 @baselines_app.command("list")
 def baselines_list(json_mode: bool = typer.Option(False, "--json")) -> None:
@@ -593,13 +608,14 @@ def baselines_list(json_mode: bool = typer.Option(False, "--json")) -> None:
 def baselines_show(version: str = typer.Argument(..., metavar="VERSION", help="v2 or 2"),
                    json_mode: bool = typer.Option(False, "--json")) -> None:
     """Show one baseline version: provenance, activations and its config."""
-    from gcv.workflow.baselines import BaselineError, show
+    from gcv.service.baselines import show_version
+    from gcv.service.errors import Refusal
 
     engine = _engine(json_mode, quiet=True)
     try:
-        row = show(engine.ws, version, engine.clock())
-    except BaselineError as exc:
-        fail_usage(str(exc), json_mode=json_mode)
+        row = show_version(engine.ws, version, engine.clock)
+    except Refusal as exc:
+        _refused(exc, json_mode)
     if json_mode:
         emit_json(row)
         return
@@ -626,14 +642,14 @@ def baselines_rollback(to: Optional[str] = typer.Option(None, "--to", help="vers
                        note: str = typer.Option(..., "--note", help="why (recorded)"),
                        json_mode: bool = typer.Option(False, "--json")) -> None:
     """Make an earlier baseline version active again (audited: actor and note are recorded)."""
-    from gcv.store.errors import StoreError
-    from gcv.workflow.baselines import BaselineError, rollback
+    from gcv.service.baselines import roll_back
+    from gcv.service.errors import Refusal
 
     engine = _engine(json_mode, quiet=True)
     try:
-        result = rollback(engine.ws, to, engine.clock(), actor=actor, note=note)
-    except (BaselineError, StoreError) as exc:
-        fail_usage(str(exc), json_mode=json_mode)
+        result = roll_back(engine.ws, to, engine.clock, actor=actor, note=note)
+    except Refusal as exc:
+        _refused(exc, json_mode)
     if json_mode:
         emit_json({**result, "exit_code": 0})
     else:
@@ -642,31 +658,3 @@ def baselines_rollback(to: Optional[str] = typer.Option(None, "--to", help="vers
 
 app.add_typer(baselines_app, name="baselines")
 
-
-def _agent_retries(provider: str) -> dict[str, int]:
-    """The documented GCV_AGENT_MAX_RETRIES for Claude (docs/agents.md), recorded in the
-    workflow's budgets; the loop hands the budgets' value to the provider, so without this the
-    budgets' default silently replaced the variable. ``_check_provider`` has already built the
-    provider, so the settings are valid here."""
-    if provider != "anthropic":
-        return {}
-    from gcv.agents.anthropic_provider import AnthropicSettings
-
-    return {"max_agent_retries": AnthropicSettings.from_env().agent_retries}
-
-
-def _check_fairness_policy(policy: str, json_mode: bool) -> None:
-    from gcv.contract.policies import POLICY_WORDS  # lazy, as above
-
-    if policy not in POLICY_WORDS:
-        fail_usage(f"--fairness-policy {policy!r} is not a policy; allowed: "
-                   + "; ".join(f"{name} ({words})" for name, words in POLICY_WORDS.items()), json_mode=json_mode)
-
-
-def _check_provider(provider: str, json_mode: bool) -> None:
-    try:
-        from gcv.agents.requirement import get_requirement_provider
-
-        get_requirement_provider(provider)
-    except (ValueError, KeyError, ImportError) as exc:
-        fail_usage(f"provider {provider!r} is not available: {exc}", json_mode=json_mode)

@@ -1,0 +1,52 @@
+"""The console's HTML: one Jinja2 environment (autoescaped) and the page context every
+template gets (who is signed in, what they may do, the CSRF token)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
+
+from gcv.console import views
+from gcv.console.context import Console
+from gcv.console.security import Caller
+from gcv.console.users import ROLE_OF_ACTION
+from gcv.contract.status import FINAL, Status
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+def templates() -> Jinja2Templates:
+    t = Jinja2Templates(directory=str(TEMPLATES))
+    t.env.globals.update(Status=Status, FINAL=FINAL, utc=views.utc, status_view=views.status_view)
+    t.env.filters["pct"] = lambda v: "" if v is None else f"{v:+.1f}%"
+    return t
+
+
+TPL = templates()
+
+
+def page(console: Console, request: Request, name: str, caller: Caller, **context: Any) -> HTMLResponse:
+    user = caller.user
+    may = {a: bool(user and user.may(a)) for a in ROLE_OF_ACTION}
+    return TPL.TemplateResponse(request, name, {"me": user, "may": may, "csrf": console.csrf_for(caller),
+                                                "users_mode": console.users is not None, **context})
+
+
+def back(path: str, **query: str) -> RedirectResponse:
+    """Post/Redirect/Get: back to a page, with an error to show when there is one."""
+    return RedirectResponse(path + (("?" + urlencode(query)) if query else ""), status_code=303)
+
+
+def first_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "input"
+    return f"{where}: {first['msg']}"
+
+
+__all__ = ["templates", "TPL", "page", "back", "first_error", "TEMPLATES"]

@@ -1,0 +1,64 @@
+"""Signing in and out (``/login``, ``/logout``) and the home redirect."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from gcv.console.deps import ConsoleDep, PageCaller, PageForm
+from gcv.console.rendering import TPL, back
+from gcv.console.security import SESSION_COOKIE
+from gcv.console.users import clean_name
+
+router = APIRouter(include_in_schema=False)
+
+
+def safe_next(target: str | None) -> str:
+    """Only a path on this server (never //host or a scheme): no open redirect."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/workflows"
+    return target
+
+
+@router.get("/")
+def home() -> RedirectResponse:
+    return back("/workflows")
+
+
+@router.get("/login")
+def login_form(request: Request, console: ConsoleDep, next: str = "/workflows", error: str = "") -> HTMLResponse:
+    return TPL.TemplateResponse(request, "login.html", {"me": None, "may": {}, "csrf": "", "next": safe_next(next),
+                                                        "error": error, "users_mode": console.users is not None})
+
+
+@router.post("/login")
+async def login(request: Request, console: ConsoleDep) -> Response:
+    form = await request.form()
+    target = safe_next(str(form.get("next") or "/workflows"))
+    if console.users is None:
+        try:
+            name = clean_name(str(form.get("name") or ""))
+        except ValueError as exc:
+            return back("/login", next=target, error=f"name: {exc}")
+    else:
+        user = console.users.find(str(form.get("token") or "").strip())
+        if user is None:
+            return back("/login", next=target, error="unknown token")
+        name = user.name
+    response = RedirectResponse(target, status_code=303)
+    cookie = await run_in_threadpool(console.sessions.new, name)
+    response.set_cookie(SESSION_COOKIE, cookie, max_age=console.config.session_seconds, httponly=True,
+                        samesite="strict", path="/", secure=console.config.tls)
+    return response
+
+
+@router.post("/logout")
+async def logout(console: ConsoleDep, caller: PageCaller, form: PageForm) -> Response:
+    await run_in_threadpool(console.sign_out, caller)  # the cookie is void on the server, not only forgotten
+    response = back("/login")
+    response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="strict", secure=console.config.tls)
+    return response
+
+
+__all__ = ["router", "safe_next"]

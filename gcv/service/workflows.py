@@ -1,0 +1,337 @@
+"""The workflow use cases: submit, answer, authorize, resume, decide (and reject the runs).
+
+Each takes the workflow's lock for its whole work (:func:`writer`; re-entrant in one thread,
+so a command that chains several use cases can hold it around all of them), returns a typed
+result and raises a :class:`~gcv.service.errors.Refusal`. The loop stays the authority on
+every rule; a use case checks first only what it must type (which workflow, which status,
+which input), so that no interface has to read a message to know what went wrong.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine_runners.registry import UnknownEngineError, unavailable_reason
+from gcv.agents.doctor import agents_report
+from gcv.agents.requirement import get_requirement_provider
+from gcv.contract.models import BulletHellConfig
+from gcv.contract.policies import DEFAULT_FAIRNESS_POLICY, POLICY_WORDS
+from gcv.contract.status import Status
+from gcv.repair.scope import whole_fight
+from gcv.service.errors import (Conflict, Damaged, InvalidInput, Locked, NotFound, Refusal, WorkspaceRefusal,
+                                WrongState)
+from gcv.service.results import Answered, Authorized, Chosen, Decided, Resumed, Submitted
+from gcv.service.evidence import finish
+from gcv.store.catalog import Workspace
+from gcv.store.errors import DamagedRecord, StoreError, WorkflowLocked
+from gcv.workflow.baselines import active_baseline
+from gcv.workflow.loop import WorkflowError, WorkflowLoop
+from gcv.workflow.state import Budgets, Settings, WorkflowState
+from gcv.workflow.states import IllegalTransition
+
+
+# ---------------------------------------------------------------------- refusals, typed
+def refusal_of(exc: Exception) -> Refusal:
+    """The typed refusal for what the loop or the store raised (by type; the loop wraps a
+    store error it met while reading in a ``WorkflowError``, whose context keeps the type)."""
+    if isinstance(exc, Refusal):
+        return exc
+    if isinstance(exc, WorkflowLocked):
+        return Locked(str(exc))
+    if isinstance(exc, DamagedRecord):
+        return Damaged(str(exc), origin=exc)
+    if isinstance(exc, StoreError):
+        return WorkspaceRefusal(str(exc), origin=exc)
+    if isinstance(exc, IllegalTransition):
+        return WrongState(str(exc))
+    if isinstance(exc, WorkflowError):
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, (DamagedRecord, ValidationError)):
+            return Damaged(str(exc))
+        if isinstance(cause, WorkflowLocked):
+            return Locked(str(exc))
+        if isinstance(cause, StoreError):
+            return WorkspaceRefusal(str(exc))
+        return Conflict(str(exc))
+    raise TypeError(f"not a refusal: {type(exc).__name__}")  # a bug: let it be one
+
+
+@contextmanager
+def refusals() -> Iterator[None]:
+    """Inside: whatever the loop or the store refuses comes out as a typed refusal."""
+    try:
+        yield
+    except (WorkflowError, IllegalTransition, StoreError) as exc:
+        raise refusal_of(exc) from None
+
+
+def find(loop: WorkflowLoop, wf_id: str) -> None:
+    """Refuse an id that names no workflow here (``NotFound``; the id is not echoed when it is
+    not one: it came from outside)."""
+    try:
+        d = loop.ws.workflow_dir(wf_id)
+    except StoreError:
+        raise NotFound("no such workflow (ids are letters, digits, '-' and '_')") from None
+    if not os.path.lexists(d.state_path):  # something else there is damage, refused naming it
+        raise NotFound(f"no workflow {wf_id!r} in this workspace; see `gcv list`")
+
+
+@contextmanager
+def writer(loop: WorkflowLoop, wf_id: str) -> Iterator[None]:
+    """Hold the workflow's lock (one writer: a second is refused at once with ``Locked``), and
+    type every refusal raised inside."""
+    find(loop, wf_id)
+    with refusals():
+        lock = loop.lock(wf_id)
+        lock.acquire()
+    try:
+        with refusals():
+            yield
+    finally:
+        lock.release()
+
+
+def load(loop: WorkflowLoop, wf_id: str) -> WorkflowState:
+    """The workflow's state, read only: ``NotFound`` or ``Damaged`` when it cannot be."""
+    find(loop, wf_id)
+    with refusals():
+        return loop.load(wf_id)[1]
+
+
+# ---------------------------------------------------------------------- submit
+@dataclass(frozen=True)
+class Submission:
+    """A designer's request with what it runs on. ``offered_providers_only``: the provider must
+    be one a person may pick for a new request (the console's picker: usable, and not
+    ``replay``, which belongs to ``gcv verify --replay``); otherwise any registered provider
+    (``gcv run --provider replay:BUNDLE``). ``baseline``: the config and where it came from
+    (``gcv run --baseline FILE``); None is the registry's active version."""
+
+    request: str
+    engine: str = "python-sim"
+    provider: str = "offline"
+    seed: int = 1
+    budgets: Budgets = field(default_factory=Budgets)
+    population: dict[str, Any] | None = None
+    baseline: tuple[BulletHellConfig, str] | None = None
+    actor: str | None = None
+    offered_providers_only: bool = False
+    fairness_policy: str = DEFAULT_FAIRNESS_POLICY
+
+
+def check_fairness_policy(policy: str | None) -> None:
+    """A fair-fight policy of the one vocabulary (gcv.contract.policies), or InvalidInput."""
+    if policy is not None and policy not in POLICY_WORDS:
+        raise InvalidInput(f"fairness policy {policy!r} is not a policy; allowed: "
+                           + "; ".join(f"{name} ({words})" for name, words in POLICY_WORDS.items()),
+                           field="fairness_policy")
+
+
+REPAIR_SCOPES = ("request", "fight")
+
+
+def offered_providers() -> list[dict[str, Any]]:
+    """The providers a person may pick for a new request: what ``gcv agents`` reports usable,
+    less ``replay`` (it needs a recording and belongs to ``gcv verify --replay``)."""
+    return [p for p in agents_report()["providers"] if p["usable"] and "usage" not in p]
+
+
+def check_submission(submission: Submission) -> None:
+    """Refuse, before anything is proposed, authorized or recorded, a request that cannot run."""
+    if not submission.request.strip():
+        raise InvalidInput("the request is empty; describe the change in plain language", field="request")
+    check_fairness_policy(submission.fairness_policy)
+    try:
+        reason = unavailable_reason(submission.engine)
+    except UnknownEngineError as exc:
+        raise InvalidInput(str(exc), field="engine") from None
+    if reason is not None:
+        raise InvalidInput(reason, field="engine", hint="see `gcv engines`; configure it or choose another --engine")
+    if submission.offered_providers_only:
+        offered = [p["name"] for p in offered_providers()]
+        if submission.provider not in offered:
+            raise InvalidInput(f"{submission.provider!r} is not usable here; usable: {', '.join(offered)} (see "
+                               "`gcv agents`)", field="provider")
+        return
+    try:
+        get_requirement_provider(submission.provider)
+    except (ValueError, KeyError, ImportError) as exc:
+        raise InvalidInput(f"provider {submission.provider!r} is not available: {exc}", field="provider") from None
+
+
+def submit(loop: WorkflowLoop, submission: Submission, *,
+           on_created: Callable[[str, str], None] | None = None) -> Submitted:
+    """``gcv run`` / "New change": create the workflow and propose, up to where a person is
+    needed (authorization, an answer) or to the end (out of scope, no change). ``on_created``
+    hears the new id and the baseline's source before the agents work."""
+    check_submission(submission)
+    with refusals():
+        base, source = submission.baseline or active_baseline(loop.ws, loop.clock())
+        settings = Settings(engine=submission.engine, provider=submission.provider, seed=submission.seed,
+                            budgets=submission.budgets, population=submission.population,
+                            fairness_policy=submission.fairness_policy)
+        wf_id = loop.create(submission.request, base, settings, baseline_source=source, actor=submission.actor)
+    if on_created is not None:
+        on_created(wf_id, source)
+    with writer(loop, wf_id):
+        return Submitted(loop.advance(wf_id), baseline_source=source)
+
+
+# ---------------------------------------------------------------------- answer
+def questions(ws: Workspace, state: WorkflowState) -> list[dict[str, Any]] | None:
+    """The typed questions (kind, choices) of a workflow that waits for answers; None otherwise."""
+    if state.status != Status.NEEDS_CLARIFICATION or state.requirement is None:
+        return None
+    decision = ws.workflow_dir(state.id).get(state.requirement.hash) or {}
+    return list(decision.get("asks") or [])
+
+
+def answer(loop: WorkflowLoop, wf_id: str, *, text: str = "", actor: str, choice: int | None = None) -> Answered:
+    """``gcv answer``: record the answer and send the same request back to the requirement
+    agent. ``choice`` (1-based) picks one of the choices the first question offers instead of
+    typing its answer."""
+    with writer(loop, wf_id):
+        _, state = loop.load(wf_id)
+        if state.status != Status.NEEDS_CLARIFICATION:
+            raise WrongState(f"{wf_id} is {state.status}; only a workflow that needs clarification takes answers")
+        if choice is not None:
+            if text.strip():
+                raise InvalidInput("give an answer or a choice, not both", field="choice")
+            asks = questions(loop.ws, state) or []
+            offered = list(asks[0].get("choices") or []) if asks else []
+            if not 1 <= choice <= len(offered):
+                raise InvalidInput(f"choice {choice} is not offered; the question offers "
+                                   f"{len(offered) or 'no'} choice(s)", field="choice")
+            text = str(offered[choice - 1]["answer"])
+        if not text.strip():
+            raise InvalidInput("the answer is empty; answer the questions in plain language", field="text")
+        if not actor.strip():
+            raise InvalidInput("an answer needs an actor name (--actor)", field="actor")
+        loop.answer(wf_id, text=text, actor=actor)
+        return Answered(loop.advance(wf_id), text=text)
+
+
+# ---------------------------------------------------------------------- authorize
+@dataclass(frozen=True)
+class BudgetOverrides:
+    """What an operator changes while authorizing (None keeps the workflow's own budget)."""
+
+    max_candidate_runs: int | None = None
+    max_model_calls: int | None = None
+    max_tokens: int | None = None
+    deadline_seconds: float | None = None
+
+
+def merged_budgets(current: Budgets, overrides: BudgetOverrides | None) -> Budgets:
+    """The one merge of an authorization's overrides into the workflow's budgets (validated:
+    an override out of range is ``InvalidInput`` naming it)."""
+    data = current.model_dump()
+    for key, value in vars(overrides or BudgetOverrides()).items():
+        if value is not None:
+            data[key] = value
+    try:
+        return Budgets.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "budgets"
+        raise InvalidInput(f"{where}: {first['msg']}", field=where) from None
+
+
+def authorize(loop: WorkflowLoop, wf_id: str, *, actor: str, via: str = "gcv authorize",
+              overrides: BudgetOverrides | None = None, fairness_policy: str | None = None,
+              repair_scope: str = "request") -> Authorized:
+    """Allow the engine runs (nothing runs before this), within the merged budgets, under the
+    fair-fight policy, and with the repair scope: ``request`` (the default: repairs may move
+    only what the request changed; anything else becomes trade-offs for the designer) or
+    ``fight`` (repairs may move any phase and field, as an operator explicitly allows)."""
+    check_fairness_policy(fairness_policy)
+    if repair_scope not in REPAIR_SCOPES:
+        raise InvalidInput(f"repair scope {repair_scope!r}; allowed: request (what the request changed) or fight "
+                           "(any phase and field)", field="repair_scope")
+    with writer(loop, wf_id):
+        d, state = loop.load(wf_id)
+        if state.status != Status.AWAITING_AUTHORIZATION:
+            raise WrongState(str(IllegalTransition(state.status, Status.AUTHORIZED)))
+        if not actor.strip():
+            raise InvalidInput("authorization needs an actor name (--actor)", field="actor")
+        budgets = merged_budgets(state.settings.budgets, overrides)
+        scope = (whole_fight(BulletHellConfig.model_validate(d.get(state.baseline_hash)))
+                 if repair_scope == "fight" else None)
+        return Authorized(loop.authorize(wf_id, actor=actor, via=via, budgets=budgets,
+                                         fairness_policy=fairness_policy,  # type: ignore[arg-type]
+                                         repair_scope=scope))
+
+
+# ---------------------------------------------------------------------- choose
+def tradeoffs(state: WorkflowState) -> list[dict[str, Any]] | None:
+    """The trade-offs of a workflow awaiting the designer's choice; None otherwise."""
+    if state.status != Status.AWAITING_CHOICE or not state.rounds or not state.rounds[-1].tradeoffs:
+        return None
+    return [t.model_dump(mode="json") for t in state.rounds[-1].tradeoffs]
+
+
+def choose(loop: WorkflowLoop, wf_id: str, *, number: int, actor: str, advance: bool = True) -> Chosen:
+    """``gcv answer WF --choose N``: the designer picks trade-off N; its candidate runs next and
+    the loop goes on to evidence (or to another choice). ``advance=False`` records the choice
+    only (the console runs the loop in the background, as after an authorization)."""
+    with writer(loop, wf_id):
+        _, state = loop.load(wf_id)
+        if state.status != Status.AWAITING_CHOICE:
+            raise WrongState(f"{wf_id} is {state.status}; only a workflow awaiting the designer's choice takes one")
+        if not actor.strip():
+            raise InvalidInput("a choice needs an actor name (--actor)", field="actor")
+        offered = tradeoffs(state) or []
+        if not any(t["number"] == number for t in offered):
+            raise InvalidInput(f"trade-off {number} is not offered; offered: "
+                               + (", ".join(str(t["number"]) for t in offered) or "none"), field="choose")
+        with refusals():
+            chosen = loop.choose(wf_id, number=number, actor=actor)
+            return Chosen(loop.advance(wf_id) if advance else chosen, number=number)
+
+
+# ---------------------------------------------------------------------- resume
+def resumable(loop: WorkflowLoop, wf_id: str) -> WorkflowState:
+    """The state of a workflow the loop can go on with (one left between two of its steps);
+    ``WrongState`` for one that waits for a person or is final."""
+    state = load(loop, wf_id)
+    if not state.status.running:
+        raise WrongState(f"{wf_id} is {state.status} ({state.status.title}); there is nothing to resume")
+    return state
+
+
+def resume(loop: WorkflowLoop, wf_id: str) -> Resumed:
+    """``gcv resume``: run the loop from its last recorded transition until it waits for a
+    person or is final (an interrupted step is redone from its recorded activities)."""
+    with writer(loop, wf_id):
+        return Resumed(loop.advance(wf_id))
+
+
+# ---------------------------------------------------------------------- decide
+def decide(loop: WorkflowLoop, wf_id: str, *, decision: str, actor: str, note: str,
+           promote: bool = False) -> Decided:
+    """``gcv decide``: the human decision (final), and the evidence version that records it,
+    written under the same lock."""
+    with writer(loop, wf_id):
+        state = loop.decide(wf_id, decision=decision, actor=actor, note=note, promote=promote)
+        return Decided(state, evidence=finish(loop.ws, state))
+
+
+def reject(loop: WorkflowLoop, wf_id: str, *, actor: str, note: str = "") -> Decided:
+    """An operator refuses the runs of a workflow awaiting authorization: it is rolled back,
+    as ``gcv decide WF rollback`` would (only this state takes a rollback from an operator)."""
+    with writer(loop, wf_id):
+        _, state = loop.load(wf_id)
+        if state.status != Status.AWAITING_AUTHORIZATION:
+            raise WrongState(f"{wf_id} is not awaiting authorization")
+        return decide(loop, wf_id, decision="rollback", actor=actor, note=note.strip() or "runs not authorized")
+
+
+__all__ = ["offered_providers", "Submission", "BudgetOverrides", "check_submission", "submit", "answer", "authorize", "resume",
+           "resumable", "decide", "reject", "questions", "merged_budgets", "find", "load", "writer", "refusals",
+           "refusal_of", "finish", "choose", "tradeoffs", "check_fairness_policy", "REPAIR_SCOPES"]
