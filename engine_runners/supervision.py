@@ -273,7 +273,7 @@ def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: 
     """Run ``cmd`` to completion under supervision. Never raises for engine misbehaviour.
 
     ``cmd`` is an argument list, or on Windows a ready command line (UE reads its raw
-    command line, see :mod:`engine_runners.engine_args`). ``tree`` and ``popen`` are the
+    command line). ``tree`` and ``popen`` are the
     platform seams (tests drive the Windows branch through them)."""
     tree = tree if tree is not None else make_tree()
     started = time.monotonic()

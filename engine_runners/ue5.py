@@ -190,7 +190,7 @@ class UE5Runner(SubprocessRunner):
         return (" (a Shipping or Test build compiles UE_LOG out: use a GcvBridge that prints protocol lines to "
                 "stdout, as this one does, or a Development build; see ue5_plugin/README.md)")
 
-    def command(self, request_path: Path, request: RunRequest) -> list[str] | str:
+    def command(self, request_path: Path, request: RunRequest) -> list[str]:
         mode = self._mode(capture=bool(request.capture_ticks))
         platform = self.platform or current_platform()
         if mode == "harness":
