@@ -272,9 +272,8 @@ def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: 
               on_launch: Callable[[int], None] | None = None) -> Supervised:
     """Run ``cmd`` to completion under supervision. Never raises for engine misbehaviour.
 
-    ``cmd`` is an argument list, or on Windows a ready command line (UE reads its raw
-    command line). ``tree`` and ``popen`` are the
-    platform seams (tests drive the Windows branch through them)."""
+    ``cmd`` is an argument list (or a string ``popen`` takes as it is). ``tree`` and ``popen``
+    are the platform seams (tests drive the Windows branch through them)."""
     tree = tree if tree is not None else make_tree()
     started = time.monotonic()
     exe = cmd if isinstance(cmd, str) else (cmd[0] if cmd else "")

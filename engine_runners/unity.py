@@ -54,13 +54,15 @@ LICENCE_HINT = ("Unity licence or activation failure: activate this machine's ed
                 "see unity_project/README.md")
 GRAPHICS_HINT = ("the player could not start its graphics device: this machine cannot render "
                  "(unset GCV_UNITY_RENDERING to run headless, or give it a display)")
+# Patterns name failures only: a -batchmode -nographics player prints "Desktop is 0 x 0 @ 0 Hz"
+# as normal output, so that line is no graphics failure (issue 28.2).
 PROBLEMS = (
     Problem("licence", re.compile(r"No valid Unity Editor license found|has not been activated with a valid License"
                                   r"|License is not active|Failed to activate (entitlement|ULF) license"
                                   r"|No ULF license found|Failed to activate/update license"
                                   r"|Access token is unavailable; failed to update", re.I), LICENCE_HINT),
     Problem("no_graphics", re.compile(r"Unable to open display|Failed to initialize graphics|No supported renderers found"
-                                      r"|Desktop is 0 x 0|Failed to create (window|device)", re.I), GRAPHICS_HINT),
+                                      r"|Failed to create (window|device)", re.I), GRAPHICS_HINT),
 )
 
 

@@ -1,0 +1,62 @@
+"""Issue 28, the engine bridges' second review: each test models the engine's real behaviour
+(its source or manual is cited) and failed on the code before the fix."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine_runners.requests import build_request
+from engine_runners.supervision import Limits, Supervised
+from engine_runners.ue5 import UE5Runner
+from engine_runners.unity import UnityRunner
+from tests.support.simutil import baseline_program
+
+# Normal output of a Unity player started with -batchmode -nographics on a display-less agent
+# (Unity's player log prints the desktop mode it found at start-up; with no display it is 0 x 0).
+HEADLESS_UNITY_LINES = [
+    "Desktop is 0 x 0 @ 0 Hz",
+    "Initialize engine version: 6000.0.40f1 (1234abcd5678)",
+    "[Subsystems] Discovering subsystems at path /srv/ci/Game_Data/UnitySubsystems",
+    "Forcing GfxDevice: Null",
+    "GfxDevice: creating device client; threaded=0; jobified=0",
+    "NullGfxDevice:",
+    "    Version:  NULL 1.0 [1.0]",
+    "    Renderer: Null Device",
+]
+
+
+def _request(tmp_path: Path):
+    return build_request(baseline_program(), seed=2, player={"kind": "scripted"}, output_dir=tmp_path / "out",
+                         run_id="eng-28", capture_ticks=None)
+
+
+def test_unity_patterns_do_not_match_normal_headless_output() -> None:
+    """Issue 28.2. A display-less player run with ``-nographics`` prints ``Desktop is 0 x 0 @ 0 Hz``
+    and the Null graphics device's lines as normal start-up output (Unity manual, "Command-line
+    arguments": ``-nographics`` creates no graphics device); none of it is a failure."""
+    rules = UnityRunner().log_rules()
+    matched = [(p.kind, line) for line in HEADLESS_UNITY_LINES for p in rules.problems if p.pattern.search(line)]
+    assert matched == []
+
+
+@pytest.mark.parametrize("runner_cls,label", [(UnityRunner, "unity"), (UE5Runner, "ue5-commandlet")])
+def test_the_engines_own_error_line_outranks_a_log_pattern(runner_cls: type, label: str, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28.2. When the engine printed its own ``GCV-ERROR`` line (here ``hash_mismatch``), that
+    is the verdict, even if a known-problem pattern also matched a line of the log: the engine
+    knows why it failed, the pattern guesses. Before the fix the pattern was judged first."""
+    runner = runner_cls()
+    problem = runner.log_rules().problems[-1]  # no_graphics for both engines
+    sup = Supervised(exit_code=3, handshake={"engine": label}, ended_by=None, duration_ms=10,
+                     log_path=tmp_path / "engine.log", error={"kind": "hash_mismatch", "exit_code": 3,
+                                                              "message": "state hash differs at tick 40"},
+                     phase="simulation", problems=[(problem, "a line the pattern matched")])
+    request = _request(tmp_path)
+    plan = runner.plan(request)
+    plan.label = label
+    result = runner.judge(request, plan, sup, Limits(startup=60, liveness=30, timeout=120), [])
+    assert result.error_kind == "hash_mismatch", result.error
+    assert "state hash differs" in (result.error or "")
