@@ -60,3 +60,17 @@ def test_the_engines_own_error_line_outranks_a_log_pattern(runner_cls: type, lab
     result = runner.judge(request, plan, sup, Limits(startup=60, liveness=30, timeout=120), [])
     assert result.error_kind == "hash_mismatch", result.error
     assert "state hash differs" in (result.error or "")
+
+
+@pytest.mark.slow
+def test_silence_before_the_handshake_is_not_a_hang(tmp_path: Path) -> None:
+    """Issue 28.4. A Shipping UE game compiles UE_LOG out and prints nothing before GcvBridge's
+    handshake (UE's ``Build.h``: ``NO_LOGGING`` in Shipping), and a Unity import can be silent
+    for minutes; before the handshake only the start-up budget applies, so an engine silent
+    for longer than the liveness limit that then handshakes and completes is a good run."""
+    from tests.engine_runners.test_supervision import FakeRunner
+
+    runner = FakeRunner("silent_then_ok", GCV_FAKE_SECONDS="2.0")
+    runner.startup_budget, runner.liveness_timeout = 20.0, 0.7
+    result = runner.run(_request(tmp_path), timeout=30)
+    assert result.ok, result.error
