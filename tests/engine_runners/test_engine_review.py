@@ -74,3 +74,22 @@ def test_silence_before_the_handshake_is_not_a_hang(tmp_path: Path) -> None:
     runner.startup_budget, runner.liveness_timeout = 20.0, 0.7
     result = runner.run(_request(tmp_path), timeout=30)
     assert result.ok, result.error
+
+
+UNITY = Path(__file__).resolve().parents[2] / "unity_project"
+
+
+def test_unity_graphics_settings_keep_all_instancing_variants() -> None:
+    """Issue 28.3. Unity manual, Graphics settings, "Shader stripping": Instancing Variants is
+    Strip Unused (``m_InstancingStripping: 0``, the default), Strip All (1) or Keep All (2).
+    The view draws instanced with materials made at run time, which the build's stripper
+    cannot see, so the committed ProjectSettings/GraphicsSettings.asset says Keep All, and the
+    EditMode test reads the setting through the editor (no Unity runs here)."""
+    import re
+
+    asset = (UNITY / "ProjectSettings" / "GraphicsSettings.asset").read_text(encoding="utf-8")
+    assert asset.startswith("%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!30 &1\nGraphicsSettings:\n")
+    assert re.findall(r"^  m_InstancingStripping: (\d+)$", asset, re.M) == ["2"]
+    tests = (UNITY / "Assets" / "Gcv" / "Tests" / "BuildMachineTests.cs").read_text(encoding="utf-8")
+    assert "GraphicsSettingsKeepAllInstancingVariants" in tests
+    assert 'FindProperty("m_InstancingStripping")' in tests and "stripping.intValue" in tests
