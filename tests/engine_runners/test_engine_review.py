@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -93,3 +94,78 @@ def test_unity_graphics_settings_keep_all_instancing_variants() -> None:
     tests = (UNITY / "Assets" / "Gcv" / "Tests" / "BuildMachineTests.cs").read_text(encoding="utf-8")
     assert "GraphicsSettingsKeepAllInstancingVariants" in tests
     assert 'FindProperty("m_InstancingStripping")' in tests and "stripping.intValue" in tests
+
+
+class _Fn:
+    """A kernel32 export: records its declared signature and its calls."""
+
+    def __init__(self, name: str, calls: list[tuple[str, tuple[object, ...]]], result: object) -> None:
+        self.name, self.calls, self.result = name, calls, result
+        self.argtypes: list[object] | None = None
+        self.restype: object = None
+
+    def __call__(self, *args: object) -> object:
+        self.calls.append((self.name, args))
+        return self.result
+
+
+class _Kernel32:
+    def __init__(self, set_information: int = 1) -> None:
+        self.calls: list[tuple[str, tuple[object, ...]]] = []
+        results = {"CreateJobObjectW": 0x7FFF_0000_1234, "SetInformationJobObject": set_information,
+                   "OpenProcess": 0x7FFF_0000_5678, "AssignProcessToJobObject": 1, "TerminateJobObject": 1,
+                   "CloseHandle": 1}
+        for name, result in results.items():
+            setattr(self, name, _Fn(name, self.calls, result))
+
+
+def _jobs(monkeypatch: pytest.MonkeyPatch, k32: _Kernel32) -> object:
+    """``Kernel32Jobs()`` as on Windows, with ``ctypes.WinDLL("kernel32")`` answering the stand-in."""
+    import ctypes
+
+    from engine_runners.process_tree import Kernel32Jobs
+
+    monkeypatch.setattr(ctypes, "WinDLL", lambda name, **kw: k32, raising=False)
+    monkeypatch.setattr(ctypes, "get_last_error", lambda: 1450, raising=False)
+    return Kernel32Jobs()
+
+
+def test_windows_job_object_calls_declare_their_signatures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28.5. ctypes passes an undeclared argument as a C ``int`` (the ctypes documentation,
+    "Specifying the required argument types"), which cuts a 64-bit ``HANDLE``; every kernel32
+    call the job object makes must declare ``argtypes`` and ``restype`` (the Win32 signatures:
+    ``CreateJobObjectW(LPSECURITY_ATTRIBUTES, LPCWSTR) -> HANDLE``, ``SetInformationJobObject(
+    HANDLE, JOBOBJECTINFOCLASS, LPVOID, DWORD) -> BOOL`` ...)."""
+    from ctypes import wintypes
+
+    k32 = _Kernel32()
+    jobs: Any = _jobs(monkeypatch, k32)
+    for name in ("CreateJobObjectW", "SetInformationJobObject", "OpenProcess", "AssignProcessToJobObject",
+                 "TerminateJobObject", "CloseHandle"):
+        fn = getattr(k32, name)
+        assert fn.argtypes, f"{name} declares no argtypes"
+        assert fn.restype is not None, f"{name} declares no restype"
+    assert k32.CreateJobObjectW.restype is wintypes.HANDLE and k32.OpenProcess.restype is wintypes.HANDLE
+    assert k32.AssignProcessToJobObject.argtypes == [wintypes.HANDLE, wintypes.HANDLE]
+    job = jobs.create_job()
+    assert job == 0x7FFF_0000_1234 and jobs.assign(job, 4242)
+
+
+def test_windows_job_without_kill_on_close_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28.5. ``SetInformationJobObject`` returns FALSE on failure (Win32 documentation);
+    a job without JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE would not end the engine with gcv, so its
+    handle is closed and the tree falls back to ending the processes it knows one by one."""
+    from engine_runners.process_tree import WindowsTree
+
+    k32 = _Kernel32(set_information=0)
+    jobs: Any = _jobs(monkeypatch, k32)
+    with pytest.raises(OSError, match="SetInformationJobObject"):
+        jobs.create_job()
+    assert ("CloseHandle", (0x7FFF_0000_1234,)) in k32.calls
+    tree = WindowsTree(jobs)
+
+    class _Proc:
+        pid = 4242
+
+    tree.attach(_Proc())  # type: ignore[arg-type]
+    assert tree.job is None and tree.in_job is False
