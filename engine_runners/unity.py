@@ -60,7 +60,8 @@ PROBLEMS = (
     Problem("licence", re.compile(r"No valid Unity Editor license found|has not been activated with a valid License"
                                   r"|License is not active|Failed to activate (entitlement|ULF) license"
                                   r"|No ULF license found|Failed to activate/update license"
-                                  r"|Access token is unavailable; failed to update", re.I), LICENCE_HINT),
+                                  r"|Access token is unavailable; failed to update"
+                                  r"|Machine identification is invalid for current license", re.I), LICENCE_HINT),
     Problem("no_graphics", re.compile(r"Unable to open display|Failed to initialize graphics|No supported renderers found"
                                       r"|Failed to create (window|device)", re.I), GRAPHICS_HINT),
 )

@@ -169,3 +169,91 @@ def test_windows_job_without_kill_on_close_is_not_used(monkeypatch: pytest.Monke
 
     tree.attach(_Proc())  # type: ignore[arg-type]
     assert tree.job is None and tree.in_job is False
+
+
+@pytest.mark.parametrize("name", ["UnrealEditor-Win64-Debug.exe", "UnrealEditor-Win64-DebugGame.exe",
+                                  "UnrealEditor-Win64-DebugGame-Cmd.exe", "UnrealEditor-Linux-Debug",
+                                  "UnrealEditor-Linux-DebugGame", "UnrealEditor-Mac-DebugGame"])
+def test_debug_editor_binaries_are_editors(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28.5. UnrealBuildTool names a non-Development editor binary
+    ``UnrealEditor-<Platform>-<Configuration>`` (UE docs, "Build Configurations Reference":
+    Debug and DebugGame binaries carry the platform and configuration in their name). Such an
+    editor needs the project and ``-game``; it was taken for a packaged game and given neither."""
+    from engine_runners.ue5 import is_editor_binary
+
+    assert is_editor_binary(Path(name))
+    project = tmp_path / "Game.uproject"
+    project.write_text("{}")
+    monkeypatch.setenv("GCV_UE_GAME", str(tmp_path / name))
+    monkeypatch.setenv("GCV_UE_PROJECT", str(project))
+    for var in ("GCV_UE_EDITOR_CMD", "GCV_UE_MODE", "GCV_UE_HARNESS"):
+        monkeypatch.delenv(var, raising=False)
+    runner = UE5Runner()
+    runner.platform = "posix"
+    cmd = runner.command(tmp_path / "r.json", build_request(baseline_program(), seed=2, player={"kind": "scripted"},
+                                                            output_dir=tmp_path / "out", run_id="eng-28",
+                                                            capture_ticks=[60]))
+    assert cmd[1:3] == [str(project), "-game"]
+
+
+@pytest.mark.parametrize("name", ["GcvGame.exe", "GcvGame-Win64-Shipping.exe", "GcvGame-Linux-Test",
+                                  "UnrealEditorHelper.exe"])
+def test_packaged_games_are_not_editors(name: str) -> None:
+    from engine_runners.ue5 import is_editor_binary
+
+    assert not is_editor_binary(Path(name))
+
+
+def test_unity_licence_pattern_knows_the_machine_identification_error() -> None:
+    """Issue 28.5. An activated licence moved to another machine (or a changed machine, e.g. a
+    new network card on a build agent) makes the editor log "Machine identification is invalid
+    for current license" (Unity's licensing troubleshooting pages) and exit without running."""
+    rules = UnityRunner().log_rules()
+    line = "[Licensing::Module] Error: Machine identification is invalid for current license."
+    assert [p.kind for p in rules.problems if p.pattern.search(line)] == ["licence"]
+
+
+def _ue_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, display: str | None) -> UE5Runner:
+    game = tmp_path / "GcvGame.sh"
+    game.write_text("#!/bin/sh\n")
+    game.chmod(0o755)
+    for var in ("GCV_UE_EDITOR_CMD", "GCV_UE_MODE", "GCV_UE_HARNESS", "GCV_UE_PROJECT", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(var, raising=False)
+    if display is not None:
+        monkeypatch.setenv("DISPLAY", display)
+    monkeypatch.setenv("GCV_UE_GAME", str(game))
+    monkeypatch.setattr(sys, "platform", "linux")
+    runner = UE5Runner()
+    runner.platform = "posix"
+    return runner
+
+
+def test_ue_game_on_a_display_less_linux_agent_renders_off_screen(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28.5. UE's Linux game needs a window unless started with ``-RenderOffScreen``
+    (UE docs, "Command-Line Arguments" / Linux pixel streaming and headless rendering: Vulkan
+    renders without a display then). With no DISPLAY/WAYLAND_DISPLAY the runner passes it, and
+    ``gcv engines`` says so in a display check; with a display it does neither."""
+    request = build_request(baseline_program(), seed=2, player={"kind": "scripted"}, output_dir=tmp_path / "out",
+                            run_id="eng-28", capture_ticks=[60])
+    runner = _ue_game(tmp_path, monkeypatch, None)
+    assert "-RenderOffScreen" in runner.command(tmp_path / "r.json", request)
+    checks = {c["check"]: c for c in runner.check().details["checks"]}
+    assert "RenderOffScreen" in checks["display"]["detail"]
+    runner = _ue_game(tmp_path, monkeypatch, ":0")
+    assert "-RenderOffScreen" not in runner.command(tmp_path / "r.json", request)
+    checks = {c["check"]: c for c in runner.check().details["checks"]}
+    assert "window" in checks["display"]["detail"]
+
+
+def test_headless_unity_player_prints_heartbeats() -> None:
+    """Issue 28.5. The headless player (no graphics device: ``-nographics`` or a Dedicated
+    Server build) simulates the whole fight in ``Start()``; without heartbeats in that loop a
+    fight longer than the liveness limit is ended as hung. No Unity runs here, so the bridge's
+    source is read: the headless branch must tick a ``Heartbeat`` per step."""
+    import re
+
+    source = (UNITY / "Assets" / "Gcv" / "Runtime" / "GcvRunner.cs").read_text(encoding="utf-8")
+    headless = source[source.index("if (!render)"):source.index("foreach (long t in session.Request.CaptureTicks)")]
+    assert "new Heartbeat(options, RunProtocol.HeartbeatMs)" in headless
+    assert re.search(r"while \(session\.Sim\.Step\(\)\)\s*\w+\.Tick\(session\.Sim\.Tick - 1\);", headless)
