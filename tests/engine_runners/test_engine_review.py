@@ -257,3 +257,16 @@ def test_headless_unity_player_prints_heartbeats() -> None:
     headless = source[source.index("if (!render)"):source.index("foreach (long t in session.Request.CaptureTicks)")]
     assert "new Heartbeat(options, RunProtocol.HeartbeatMs)" in headless
     assert re.search(r"while \(session\.Sim\.Step\(\)\)\s*\w+\.Tick\(session\.Sim\.Tick - 1\);", headless)
+
+
+def test_ue_readme_names_the_linux_editor_binary_and_a_warm_up_that_compiles_shaders() -> None:
+    """Issue 28.5. An installed UE on Linux ships ``Engine/Binaries/Linux/UnrealEditor`` and no
+    ``UnrealEditor-Cmd`` (that console variant exists on Windows only), and a ``-nullrhi``
+    commandlet starts no renderer, so it compiles none of the shaders game mode needs (UE docs,
+    "Derived Data Cache": ``-run=DerivedDataCache -fill`` fills it for a target platform)."""
+    readme = (Path(__file__).resolve().parents[2] / "ue5_plugin" / "README.md").read_text(encoding="utf-8")
+    assert "Binaries/Linux/UnrealEditor`" in readme
+    assert not any("Binaries/Linux" in line and "UnrealEditor-Cmd" in line for line in readme.splitlines())
+    first_run = readme[readme.index("**First-run times.**"):readme.index("**Build configuration.**")]
+    assert "-run=DerivedDataCache -fill" in first_run
+    assert "-run=GcvRun" not in first_run
