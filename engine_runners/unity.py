@@ -165,9 +165,21 @@ class UnityRunner(SubprocessRunner):
             version = version_file.read_text(encoding="utf-8", errors="replace")
             match = re.search(r"m_EditorVersion:\s*(\S+)", version)
             if match and match.group(1) not in str(editor):
+                # A different editor re-imports the whole project (and may upgrade its assets):
+                # refused unless the operator says the mismatch is meant (issue 28, runbook).
+                mismatch = (f"the project wants Unity {match.group(1)}; {editor} does not name that version "
+                            "(a different editor re-imports the whole project and may upgrade its assets)")
+                try:
+                    allowed = env_flag("GCV_UNITY_ALLOW_VERSION_MISMATCH")
+                except ValueError as exc:
+                    return EnvironmentStatus(self.name, "misconfigured", str(exc), details)
+                if not allowed:
+                    return EnvironmentStatus(self.name, "misconfigured",
+                                             mismatch + "; install that editor (Unity Hub installs it under a "
+                                             "folder named for the version) or set "
+                                             "GCV_UNITY_ALLOW_VERSION_MISMATCH=1", details)
                 checks.append({"check": "editor version", "ok": False,
-                               "detail": f"the project wants {match.group(1)}; {editor} does not name that version "
-                                         "(a different editor re-imports the whole project)"})
+                               "detail": mismatch + " (allowed: GCV_UNITY_ALLOW_VERSION_MISMATCH=1)"})
             checks.append({"check": "one editor per project", "ok": True,
                            "detail": "editor-mode runs on this project run one at a time (batches and "
                                      "populations wait for each other); build a player to run in parallel"})

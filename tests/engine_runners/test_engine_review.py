@@ -270,3 +270,36 @@ def test_ue_readme_names_the_linux_editor_binary_and_a_warm_up_that_compiles_sha
     first_run = readme[readme.index("**First-run times.**"):readme.index("**Build configuration.**")]
     assert "-run=DerivedDataCache -fill" in first_run
     assert "-run=GcvRun" not in first_run
+
+
+def _editor_at(root: Path, version: str) -> Path:
+    editor = root / "Hub" / "Editor" / version / "Editor" / "Unity"
+    editor.parent.mkdir(parents=True)
+    editor.write_text("#!/bin/sh\n")
+    editor.chmod(0o755)
+    return editor
+
+
+def test_gcv_engines_refuses_a_mismatched_unity_editor_unless_allowed(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 28 (runbook: version pinning). ``ProjectSettings/ProjectVersion.txt`` pins the
+    editor (``m_EditorVersion``); opening the project with another editor re-imports all of
+    ``Library/`` and may upgrade assets (Unity manual, "Upgrading Unity"). Unity Hub installs
+    each editor under a folder named for its version, so a mismatch is refused, not only
+    warned about, unless ``GCV_UNITY_ALLOW_VERSION_MISMATCH=1``."""
+    project = tmp_path / "proj"
+    (project / "ProjectSettings").mkdir(parents=True)
+    (project / "ProjectSettings" / "ProjectVersion.txt").write_text("m_EditorVersion: 6000.0.23f1\n")
+    for var in ("GCV_UNITY_PLAYER", "GCV_UNITY_HARNESS", "GCV_UNITY_MODE", "GCV_UNITY_ALLOW_VERSION_MISMATCH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("GCV_UNITY_PROJECT", str(project))
+    monkeypatch.setenv("GCV_UNITY_EDITOR", str(_editor_at(tmp_path / "a", "6000.0.23f1")))
+    assert UnityRunner().check().status == "available"
+    monkeypatch.setenv("GCV_UNITY_EDITOR", str(_editor_at(tmp_path / "b", "6000.1.2f1")))
+    status = UnityRunner().check()
+    assert status.status == "misconfigured" and "6000.0.23f1" in status.reason
+    assert "GCV_UNITY_ALLOW_VERSION_MISMATCH=1" in status.reason
+    monkeypatch.setenv("GCV_UNITY_ALLOW_VERSION_MISMATCH", "1")
+    status = UnityRunner().check()
+    checks = {c["check"]: c for c in status.details["checks"]}
+    assert status.status == "available" and checks["editor version"]["ok"] is False

@@ -23,7 +23,8 @@ FAKE_PLAYER = Path(__file__).resolve().parents[1] / "support" / "fakes" / "fake_
 ENV_VARS = ("GCV_UNITY_PLAYER", "GCV_UNITY_EDITOR", "GCV_UNITY_PROJECT", "GCV_UNITY_HARNESS", "GCV_UNITY_MODE",
             "GCV_UNITY_RENDERING", "GCV_UNITY_STARTUP_BUDGET", "GCV_UNITY_LIVENESS",
             "GCV_UE_EDITOR_CMD", "GCV_UE_PROJECT", "GCV_UE_GAME", "GCV_UE_HARNESS", "GCV_UE_MODE",
-            "GCV_UE_STARTUP_BUDGET", "GCV_UE_LIVENESS", "GCV_FAKE_ENGINE", "GCV_FAKE_FPS", "GCV_FAKE_MODE")
+            "GCV_UE_STARTUP_BUDGET", "GCV_UE_LIVENESS", "GCV_FAKE_ENGINE", "GCV_FAKE_FPS", "GCV_FAKE_MODE",
+            "GCV_UNITY_ALLOW_VERSION_MISMATCH")
 
 
 @pytest.fixture(autouse=True)
@@ -66,6 +67,7 @@ def test_unity_command_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     project = tmp_path / "My Project"
     (project / "ProjectSettings").mkdir(parents=True)
     (project / "ProjectSettings" / "ProjectVersion.txt").write_text("m_EditorVersion: 6000.0.40f1\n")
+    monkeypatch.setenv("GCV_UNITY_ALLOW_VERSION_MISMATCH", "1")  # the fake editor's path names no version
     monkeypatch.setenv("GCV_UNITY_EDITOR", str(FAKE_PLAYER))
     monkeypatch.setenv("GCV_UNITY_PROJECT", str(project))
     runner = UnityRunner()
@@ -318,6 +320,7 @@ def test_editor_runs_on_one_project_are_serialised(tmp_path: Path, monkeypatch: 
     project = tmp_path / "proj"
     (project / "ProjectSettings").mkdir(parents=True)
     (project / "ProjectSettings" / "ProjectVersion.txt").write_text("m_EditorVersion: 6000.0.40f1\n")
+    monkeypatch.setenv("GCV_UNITY_ALLOW_VERSION_MISMATCH", "1")  # the fake editor's path names no version
     monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
     monkeypatch.setenv("GCV_UNITY_EDITOR", str(FAKE_PLAYER))
     monkeypatch.setenv("GCV_UNITY_PROJECT", str(project))
@@ -350,6 +353,7 @@ def test_gcv_engines_says_what_it_checked(tmp_path: Path, monkeypatch: pytest.Mo
     project = tmp_path / "proj"
     (project / "ProjectSettings").mkdir(parents=True)
     (project / "ProjectSettings" / "ProjectVersion.txt").write_text("m_EditorVersion: 6000.0.40f1\n")
+    monkeypatch.setenv("GCV_UNITY_ALLOW_VERSION_MISMATCH", "1")  # the fake editor's path names no version
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("GCV_UNITY_EDITOR", str(FAKE_PLAYER))
     monkeypatch.setenv("GCV_UNITY_PROJECT", str(project))
