@@ -303,3 +303,22 @@ def test_gcv_engines_refuses_a_mismatched_unity_editor_unless_allowed(tmp_path: 
     status = UnityRunner().check()
     checks = {c["check"]: c for c in status.details["checks"]}
     assert status.status == "available" and checks["editor version"]["ok"] is False
+
+
+def test_runbook_and_windows_workflow_are_in_the_repository() -> None:
+    """Issue 28 (docs): the build-agent runbook is in docs/engines.md and linked from the README;
+    the Windows workflow says it cannot run on GCV's own machines, and .ci/run does not use it."""
+    repo = Path(__file__).resolve().parents[2]
+    runbook = (repo / "docs" / "engines.md").read_text(encoding="utf-8")
+    for heading in ("## Build-agent runbook", "### Unity", "### Unreal Engine", "### The Windows CI workflow"):
+        assert heading in runbook
+    for needed in ("GCV_UNITY_ALLOW_VERSION_MISMATCH", "-returnlicense", "Library/", "IL2CPP", "xvfb-run",
+                   "-run=DerivedDataCache -fill", "BuildCookRun"):
+        assert needed in runbook, needed
+    assert "docs/engines.md#build-agent-runbook" in (repo / "README.md").read_text(encoding="utf-8")
+    workflow = (repo / ".github" / "workflows" / "windows.yml").read_text(encoding="utf-8")
+    assert "runs-on: windows-latest" in workflow and "CANNOT run on GCV's own CI machines" in workflow
+    assert "test_supervision.py" in workflow and "dotnet build" in workflow
+    ci = repo / ".ci" / "run"
+    if ci.is_file():
+        assert "windows.yml" not in ci.read_text(encoding="utf-8", errors="replace")
