@@ -284,7 +284,10 @@ class SubprocessRunner(ABC):
         if sup.ended_by == "timeout":
             return fail("timeout", f"the run exceeded its timeout of {limits.timeout:g} s during {where}; "
                                    "the engine's process tree was ended")
-        if known is not None and sup.done is None:
+        # The engine's own GCV-ERROR line outranks a log pattern: the engine knows why it failed,
+        # a pattern only guesses from a line it saw (issue 28.2: a headless player's normal
+        # "Desktop is 0 x 0" turned a hash mismatch into no_graphics).
+        if known is not None and sup.done is None and sup.error is None:
             return fail(*known)
         if sup.ended_by == "startup":
             hint = "; raise the start-up budget for a first run on a cold machine" if sup.phase == "import_compile" else ""

@@ -193,12 +193,13 @@ class Kernel32Jobs:
     PROCESS_SET_QUOTA = 0x0100
     PROCESS_TERMINATE = 0x0001
 
-    def __init__(self) -> None:
+    def __init__(self, k32: Any = None) -> None:
+        """``k32`` is kernel32 (loaded here on Windows; a test passes a stand-in)."""
         import ctypes
         from ctypes import wintypes
 
         self.ctypes = ctypes
-        self.k32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+        self.k32 = k32 if k32 is not None else ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
 
         class IoCounters(ctypes.Structure):
             _fields_ = [(n, ctypes.c_ulonglong) for n in ("ReadOperationCount", "WriteOperationCount",
@@ -218,8 +219,18 @@ class Kernel32Jobs:
                         ("PeakProcessMemoryUsed", ctypes.c_size_t), ("PeakJobMemoryUsed", ctypes.c_size_t)]
 
         self.ExtendedLimits = ExtendedLimits
-        self.k32.CreateJobObjectW.restype = wintypes.HANDLE
-        self.k32.OpenProcess.restype = wintypes.HANDLE
+        # Every call declares its signature: without argtypes ctypes passes a Python int as a
+        # 32-bit C int, which truncates a 64-bit HANDLE (issue 28.5).
+        k32, H, B, D = self.k32, wintypes.HANDLE, wintypes.BOOL, wintypes.DWORD
+        for name, restype, argtypes in (
+                ("CreateJobObjectW", H, [wintypes.LPVOID, wintypes.LPCWSTR]),
+                ("SetInformationJobObject", B, [H, ctypes.c_int, wintypes.LPVOID, D]),
+                ("OpenProcess", H, [D, B, D]),
+                ("AssignProcessToJobObject", B, [H, H]),
+                ("TerminateJobObject", B, [H, wintypes.UINT]),
+                ("CloseHandle", B, [H])):
+            fn = getattr(k32, name)
+            fn.restype, fn.argtypes = restype, argtypes
 
     def create_job(self) -> Any:
         job = self.k32.CreateJobObjectW(None, None)
@@ -227,8 +238,13 @@ class Kernel32Jobs:
             return None
         info = self.ExtendedLimits()
         info.BasicLimitInformation.LimitFlags = self.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
-        self.k32.SetInformationJobObject(job, self.JOB_OBJECT_EXTENDED_LIMIT_INFORMATION,
-                                         self.ctypes.byref(info), self.ctypes.sizeof(info))
+        if not self.k32.SetInformationJobObject(job, self.JOB_OBJECT_EXTENDED_LIMIT_INFORMATION,
+                                                self.ctypes.byref(info), self.ctypes.sizeof(info)):
+            # A job without kill-on-close would let the engine outlive gcv: no job then, and the
+            # tree is ended process by process (WindowsTree's fallback).
+            error = getattr(self.ctypes, "get_last_error", lambda: 0)()  # Windows-only in ctypes
+            self.k32.CloseHandle(job)
+            raise OSError(error, "SetInformationJobObject failed")
         return job
 
     def assign(self, job: Any, pid: int) -> bool:

@@ -9,8 +9,10 @@ the engine's error). Four clocks bound a run, each with its own reason:
 * the **start-up budget** (launch -> handshake): a first run imports the project, compiles
   scripts or fills a cold shader cache, which takes tens of minutes on a real project, so
   this budget is long and configurable;
-* **liveness**: the longest silence allowed. Before the handshake any output line counts
-  as life (an engine importing assets prints progress); after it only protocol lines
+* **liveness**: the longest silence allowed, once the engine has handshaken. Before the
+  handshake only the start-up budget applies (issue 28.4): a Shipping UE game prints nothing
+  before its handshake and a Unity import can be silent for minutes, so silence there is no
+  sign of a hang. After the handshake only protocol lines
   (``GCV-HEARTBEAT`` with the last tick simulated, or another ``GCV-`` line) and the
   engine's own progress lines count, so an engine that hangs while its logger spams
   warnings is still found hung;
@@ -272,9 +274,8 @@ def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: 
               on_launch: Callable[[int], None] | None = None) -> Supervised:
     """Run ``cmd`` to completion under supervision. Never raises for engine misbehaviour.
 
-    ``cmd`` is an argument list, or on Windows a ready command line (UE reads its raw
-    command line, see :mod:`engine_runners.engine_args`). ``tree`` and ``popen`` are the
-    platform seams (tests drive the Windows branch through them)."""
+    ``cmd`` is an argument list (or a string ``popen`` takes as it is). ``tree`` and ``popen``
+    are the platform seams (tests drive the Windows branch through them)."""
     tree = tree if tree is not None else make_tree()
     started = time.monotonic()
     exe = cmd if isinstance(cmd, str) else (cmd[0] if cmd else "")
@@ -351,7 +352,7 @@ def supervise(cmd: Sequence[str] | str, *, log_path: Path, limits: Limits, cwd: 
                 if handshake is None and now - started >= limits.startup:
                     ended_by = "startup"
                     break
-                if now - last_life >= limits.liveness:
+                if handshake is not None and now - last_life >= limits.liveness:
                     ended_by, silence = "liveness", now - last_life
                     break
             if now >= next_refresh:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,10 @@ from engine_runners.supervision import Limits, LogRules, Problem
 MODES = ("commandlet", "game", "harness")
 LABELS = {"commandlet": "ue5-commandlet", "game": "ue5", "harness": "ue5-harness"}
 STARTUP_DEFAULTS = {"commandlet": 3600.0, "game": 3600.0, "harness": 60.0}
-EDITOR_BINARY = re.compile(r"^(UnrealEditor|UE4Editor|UE5Editor)(-Cmd)?(\.exe)?$", re.I)
+# The editor binary in every build configuration: Development (``UnrealEditor``), and Debug or
+# DebugGame, which UBT names ``UnrealEditor-<Platform>-<Configuration>`` (issue 28.5).
+EDITOR_BINARY = re.compile(r"^(UnrealEditor|UE4Editor|UE5Editor)(-(Win64|Linux|LinuxArm64|Mac)-(Debug|DebugGame))?"
+                           r"(-Cmd)?(\.exe)?$", re.I)
 
 IMPORT_COMPILE = tuple(re.compile(p) for p in (
     r"Compiling (\d+ )?shaders|Shaders left to compile|ShaderCompileWorker|LogShaderCompilers",
@@ -58,7 +62,14 @@ PROBLEMS = (
 
 
 def is_editor_binary(path: Path) -> bool:
+    """The editor (given the project and ``-game``), not a packaged game."""
     return bool(EDITOR_BINARY.match(path.name))
+
+
+def linux_without_display() -> bool:
+    """A Linux agent with no X or Wayland display: UE's game then renders only with
+    ``-RenderOffScreen`` (Vulkan without a window)."""
+    return sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def plugin_status(project: Path) -> tuple[bool | None, str]:
@@ -149,6 +160,11 @@ class UE5Runner(SubprocessRunner):
                 checks.append({"check": "packaged game", "ok": True,
                                "detail": "GCV_UE_PROJECT is not passed to a packaged game; Shipping/Test builds "
                                          "compile UE_LOG out, so GcvBridge prints protocol lines to stdout itself"})
+            if mode == "game":
+                checks.append({"check": "display", "ok": True,
+                               "detail": "no DISPLAY or WAYLAND_DISPLAY: the game is given -RenderOffScreen (it "
+                                         "needs a Vulkan driver)" if linux_without_display() else
+                                         "the game renders in a window (a desktop session or a virtual display)"})
             checks.append({"check": "first run", "ok": True,
                            "detail": f"start-up budget {limits.startup:g} s (a cold shader cache takes tens of "
                                      "minutes; GCV_UE_STARTUP_BUDGET raises it)"})
@@ -190,7 +206,7 @@ class UE5Runner(SubprocessRunner):
         return (" (a Shipping or Test build compiles UE_LOG out: use a GcvBridge that prints protocol lines to "
                 "stdout, as this one does, or a Development build; see ue5_plugin/README.md)")
 
-    def command(self, request_path: Path, request: RunRequest) -> list[str] | str:
+    def command(self, request_path: Path, request: RunRequest) -> list[str]:
         mode = self._mode(capture=bool(request.capture_ticks))
         platform = self.platform or current_platform()
         if mode == "harness":
@@ -203,5 +219,6 @@ class UE5Runner(SubprocessRunner):
         exe = env_path("GCV_UE_GAME")
         assert exe is not None
         game = [str(exe)] + ([str(project), "-game"] if is_editor_binary(exe) and project else [])
-        return ue_command(game, values, ["-windowed", "-ResX=1280", "-ResY=720", "-unattended", "-stdout",
-                                         "-FullStdOutLogOutput"], platform)
+        offscreen = ["-RenderOffScreen"] if platform == "posix" and linux_without_display() else []
+        return ue_command(game, values, ["-windowed", "-ResX=1280", "-ResY=720", *offscreen, "-unattended",
+                                         "-stdout", "-FullStdOutLogOutput"], platform)

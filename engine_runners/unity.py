@@ -54,13 +54,16 @@ LICENCE_HINT = ("Unity licence or activation failure: activate this machine's ed
                 "see unity_project/README.md")
 GRAPHICS_HINT = ("the player could not start its graphics device: this machine cannot render "
                  "(unset GCV_UNITY_RENDERING to run headless, or give it a display)")
+# Patterns name failures only: a -batchmode -nographics player prints "Desktop is 0 x 0 @ 0 Hz"
+# as normal output, so that line is no graphics failure (issue 28.2).
 PROBLEMS = (
     Problem("licence", re.compile(r"No valid Unity Editor license found|has not been activated with a valid License"
                                   r"|License is not active|Failed to activate (entitlement|ULF) license"
                                   r"|No ULF license found|Failed to activate/update license"
-                                  r"|Access token is unavailable; failed to update", re.I), LICENCE_HINT),
+                                  r"|Access token is unavailable; failed to update"
+                                  r"|Machine identification is invalid for current license", re.I), LICENCE_HINT),
     Problem("no_graphics", re.compile(r"Unable to open display|Failed to initialize graphics|No supported renderers found"
-                                      r"|Desktop is 0 x 0|Failed to create (window|device)", re.I), GRAPHICS_HINT),
+                                      r"|Failed to create (window|device)", re.I), GRAPHICS_HINT),
 )
 
 
@@ -162,9 +165,21 @@ class UnityRunner(SubprocessRunner):
             version = version_file.read_text(encoding="utf-8", errors="replace")
             match = re.search(r"m_EditorVersion:\s*(\S+)", version)
             if match and match.group(1) not in str(editor):
+                # A different editor re-imports the whole project (and may upgrade its assets):
+                # refused unless the operator says the mismatch is meant (issue 28, runbook).
+                mismatch = (f"the project wants Unity {match.group(1)}; {editor} does not name that version "
+                            "(a different editor re-imports the whole project and may upgrade its assets)")
+                try:
+                    allowed = env_flag("GCV_UNITY_ALLOW_VERSION_MISMATCH")
+                except ValueError as exc:
+                    return EnvironmentStatus(self.name, "misconfigured", str(exc), details)
+                if not allowed:
+                    return EnvironmentStatus(self.name, "misconfigured",
+                                             mismatch + "; install that editor (Unity Hub installs it under a "
+                                             "folder named for the version) or set "
+                                             "GCV_UNITY_ALLOW_VERSION_MISMATCH=1", details)
                 checks.append({"check": "editor version", "ok": False,
-                               "detail": f"the project wants {match.group(1)}; {editor} does not name that version "
-                                         "(a different editor re-imports the whole project)"})
+                               "detail": mismatch + " (allowed: GCV_UNITY_ALLOW_VERSION_MISMATCH=1)"})
             checks.append({"check": "one editor per project", "ok": True,
                            "detail": "editor-mode runs on this project run one at a time (batches and "
                                      "populations wait for each other); build a player to run in parallel"})

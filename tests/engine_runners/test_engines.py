@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 from engine_runners.requests import build_request
 from engine_runners.ue5 import UE5Runner
 from engine_runners.unity import UnityRunner
-from tests.support.fakes.engine_cmdline import fparse_value, ue_unix_command_line, windows_argv, windows_raw_tail
+from tests.support.fakes.engine_cmdline import (command_line_to_argv_w, fparse_value, ue_unix_command_line,
+                                               ue_windows_command_line, windows_argv, windows_raw_tail)
 from tests.support.procutil import wait_gone
 from tests.support.simutil import baseline_program
 from tests.support.toolchains import require_cpp_harness, require_csharp_harness
@@ -22,7 +23,8 @@ FAKE_PLAYER = Path(__file__).resolve().parents[1] / "support" / "fakes" / "fake_
 ENV_VARS = ("GCV_UNITY_PLAYER", "GCV_UNITY_EDITOR", "GCV_UNITY_PROJECT", "GCV_UNITY_HARNESS", "GCV_UNITY_MODE",
             "GCV_UNITY_RENDERING", "GCV_UNITY_STARTUP_BUDGET", "GCV_UNITY_LIVENESS",
             "GCV_UE_EDITOR_CMD", "GCV_UE_PROJECT", "GCV_UE_GAME", "GCV_UE_HARNESS", "GCV_UE_MODE",
-            "GCV_UE_STARTUP_BUDGET", "GCV_UE_LIVENESS", "GCV_FAKE_ENGINE", "GCV_FAKE_FPS", "GCV_FAKE_MODE")
+            "GCV_UE_STARTUP_BUDGET", "GCV_UE_LIVENESS", "GCV_FAKE_ENGINE", "GCV_FAKE_FPS", "GCV_FAKE_MODE",
+            "GCV_UNITY_ALLOW_VERSION_MISMATCH")
 
 
 @pytest.fixture(autouse=True)
@@ -65,6 +67,7 @@ def test_unity_command_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     project = tmp_path / "My Project"
     (project / "ProjectSettings").mkdir(parents=True)
     (project / "ProjectSettings" / "ProjectVersion.txt").write_text("m_EditorVersion: 6000.0.40f1\n")
+    monkeypatch.setenv("GCV_UNITY_ALLOW_VERSION_MISMATCH", "1")  # the fake editor's path names no version
     monkeypatch.setenv("GCV_UNITY_EDITOR", str(FAKE_PLAYER))
     monkeypatch.setenv("GCV_UNITY_PROJECT", str(project))
     runner = UnityRunner()
@@ -104,18 +107,37 @@ def test_ue_request_path_survives_unreal_parsing_on_linux(path: str, monkeypatch
     assert fparse_value(line, "run=") == "GcvRun"
 
 
-@pytest.mark.parametrize("path", [p.replace("/srv/ci", "C:\\CI Builds").replace("/", "\\") for p in PATHS])
+WINDOWS_PATHS = [p.replace("/srv/ci", "C:\\CI Builds").replace("/", "\\") for p in PATHS] + [
+    "C:\\ci\\run(2)\\request.json",          # parentheses, no space
+    "C:\\ci\\a,b\\request.json",             # a comma, no space
+    "C:\\ci\\x)y\\request.json",
+    "\\\\build-01\\gcv$\\runs\\r(1).json",   # UNC, no space
+    "\\\\build-01\\CI Share\\a,b\\r.json",   # UNC with a space and a comma
+    "C:\\ci\\Ünïcødé\\請求,1\\request.json",  # non-ASCII, no space
+    "C:\\ci\\trail\\",                      # a trailing backslash before UE's closing quote
+]
+
+
+@pytest.mark.parametrize("path", WINDOWS_PATHS)
 def test_ue_request_path_survives_unreal_parsing_on_windows(path: str, monkeypatch: pytest.MonkeyPatch,
                                                           tmp_path: Path) -> None:
+    """Issue 28.1. UE on Windows does not read the raw command line: ``ProcessCommandLine()``
+    in ``LaunchWindows.cpp`` splits ``GetCommandLineW()`` with ``CommandLineToArgvW`` and
+    rebuilds it, re-quoting only arguments that hold a space; ``FParse::Value`` then reads the
+    value (modelled in tests/support/fakes/engine_cmdline.py). The command line CreateProcess
+    gets is ``list2cmdline`` of an argument list (what ``subprocess.Popen`` writes on Windows),
+    or the string itself when the runner wrote one (the old code: its quotes were consumed by
+    the split, so ``run(2)`` came back as ``run(2``)."""
+    import subprocess as sp
+
     monkeypatch.setenv("GCV_UE_GAME", "C:\\Games\\My Game\\Game.exe")
     monkeypatch.setenv("GCV_UE_PROJECT", str(tmp_path / "ignored.uproject"))
     runner = UE5Runner()
     runner.platform = "nt"
-    line = runner.command(Path(path), _request(tmp_path, capture=[600]))
-    assert isinstance(line, str)  # UE reads the raw command line on Windows: the runner writes it
-    assert windows_argv(line)[0] == "C:\\Games\\My Game\\Game.exe"
-    tail = windows_raw_tail(line)
-    assert fparse_value(tail, "GcvRequest=") == path
+    cmd = runner.command(Path(path), _request(tmp_path, capture=[600]))
+    line = cmd if isinstance(cmd, str) else sp.list2cmdline(cmd)
+    assert command_line_to_argv_w(line)[0] == "C:\\Games\\My Game\\Game.exe"
+    assert fparse_value(ue_windows_command_line(line), "GcvRequest=") == path
     assert "ignored.uproject" not in line and "-game" not in line  # a packaged game gets no project
 
 
@@ -298,6 +320,7 @@ def test_editor_runs_on_one_project_are_serialised(tmp_path: Path, monkeypatch: 
     project = tmp_path / "proj"
     (project / "ProjectSettings").mkdir(parents=True)
     (project / "ProjectSettings" / "ProjectVersion.txt").write_text("m_EditorVersion: 6000.0.40f1\n")
+    monkeypatch.setenv("GCV_UNITY_ALLOW_VERSION_MISMATCH", "1")  # the fake editor's path names no version
     monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
     monkeypatch.setenv("GCV_UNITY_EDITOR", str(FAKE_PLAYER))
     monkeypatch.setenv("GCV_UNITY_PROJECT", str(project))
@@ -330,6 +353,7 @@ def test_gcv_engines_says_what_it_checked(tmp_path: Path, monkeypatch: pytest.Mo
     project = tmp_path / "proj"
     (project / "ProjectSettings").mkdir(parents=True)
     (project / "ProjectSettings" / "ProjectVersion.txt").write_text("m_EditorVersion: 6000.0.40f1\n")
+    monkeypatch.setenv("GCV_UNITY_ALLOW_VERSION_MISMATCH", "1")  # the fake editor's path names no version
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("GCV_UNITY_EDITOR", str(FAKE_PLAYER))
     monkeypatch.setenv("GCV_UNITY_PROJECT", str(project))
@@ -395,3 +419,13 @@ def test_gcv_run_end_to_end_on_a_harness(tmp_path: Path, monkeypatch: pytest.Mon
         assert f"{expected} (asked {engine})" in text or f"{expected} (requested {engine})" in text, text[-2000:]
     py = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--json"])
     assert json.loads(py.stdout)["final_candidate_hash"] == summary["final_candidate_hash"]
+
+
+def test_command_line_to_argv_w_model_inverts_list2cmdline() -> None:
+    """The CommandLineToArgvW model reads back what ``subprocess.list2cmdline`` writes (the
+    runner's arguments hold no ``"``: the runner refuses those), so a list survives to UE."""
+    import subprocess as sp
+
+    args = ["C:\\Games\\My Game\\Game.exe", '-GcvRequest="C:\\ci\\run(2)\\r.json"', "-GcvRequest=C:\\a b\\r.json",
+            '-GcvRequest="C:\\ci\\trail\\"', "\\\\srv\\share\\x", "-unattended"]
+    assert command_line_to_argv_w(sp.list2cmdline(args)) == args

@@ -150,12 +150,14 @@ def test_start_up_budget_is_separate_and_names_the_phase(tmp_path: Path) -> None
 
 
 @pytest.mark.slow
-def test_silence_in_start_up_is_a_hang(tmp_path: Path) -> None:
+def test_silence_in_start_up_is_bounded_by_the_start_up_budget(tmp_path: Path) -> None:
+    """Issue 28.4: before the handshake silence is no hang (liveness does not apply there); an
+    engine that never handshakes is ended by the start-up budget, with its children."""
     runner = FakeRunner("silent_start")
-    runner.liveness_timeout = 1.0
+    runner.startup_budget, runner.liveness_timeout = 2.0, 0.5
     result = runner.run(_request(tmp_path))
-    assert result.error_kind == "hung", result.error
-    assert result.phase == "import_compile" and "start-up (import/compile)" in result.error
+    assert result.error_kind == "no_handshake", result.error
+    assert result.phase == "import_compile" and "start-up budget of 2 s" in result.error
     assert wait_gone(int((tmp_path / "out" / "child.pid").read_text()))
 
 

@@ -104,3 +104,67 @@ def windows_raw_tail(command_line: str) -> str:
         while i < len(command_line) and command_line[i] not in " \t":
             i += 1
     return command_line[i:]
+
+
+def command_line_to_argv_w(command_line: str) -> list[str]:
+    """``CommandLineToArgvW`` (shell32; Microsoft's documentation of the function and of
+    "Parsing C++ command-line arguments"): the first argument is read up to the closing quote
+    if it starts with one, else up to whitespace, with no escapes; the rest as
+    :func:`windows_argv`, except that inside quotes ``""`` gives a literal ``"`` and ends the
+    quoted part (the older rule this function keeps)."""
+    n, i = len(command_line), 0
+    if command_line.startswith('"'):
+        end = command_line.find('"', 1)
+        end = n if end < 0 else end
+        first, i = command_line[1:end], end + 1
+    else:
+        while i < n and command_line[i] not in " \t":
+            i += 1
+        first = command_line[:i]
+    rest, args = command_line[i:], [first]
+    j, m = 0, len(rest)
+    while j < m:
+        while j < m and rest[j] in " \t":
+            j += 1
+        if j >= m:
+            break
+        arg: list[str] = []
+        quoted = False
+        while j < m and (quoted or rest[j] not in " \t"):
+            ch = rest[j]
+            if ch == "\\":
+                k = j
+                while k < m and rest[k] == "\\":
+                    k += 1
+                if k < m and rest[k] == '"':
+                    arg.append("\\" * ((k - j) // 2))
+                    if (k - j) % 2:
+                        arg.append('"')
+                        j = k + 1
+                    else:
+                        j = k
+                    continue
+                arg.append("\\" * (k - j))
+                j = k
+                continue
+            if ch == '"':
+                if quoted and j + 1 < m and rest[j + 1] == '"':
+                    arg.append('"')
+                    quoted = False
+                    j += 2
+                    continue
+                quoted = not quoted
+                j += 1
+                continue
+            arg.append(ch)
+            j += 1
+        args.append("".join(arg))
+    return args
+
+
+def ue_windows_command_line(command_line: str) -> str:
+    """What UE's ``FCommandLine`` holds on Windows (``ProcessCommandLine`` in
+    ``LaunchWindows.cpp``): the raw line split with ``CommandLineToArgvW``, the arguments after
+    the executable joined again with spaces, quotes re-added only around an argument holding a
+    space (after the first ``=`` of a ``-Key=value``): the same rebuild as the Unix ``main``."""
+    return ue_unix_command_line(command_line_to_argv_w(command_line))

@@ -105,6 +105,12 @@ def main() -> int:
         _sleeper(out)
         time.sleep(600)
         return 0
+    if mode == "silent_then_ok":  # a Shipping UE game or a quiet Unity import: nothing, then the handshake
+        status = _write_ok(request, out)
+        time.sleep(slow)
+        say(handshake)
+        done(status)
+        return 0
     if mode == "slow_start":  # "import and compile" (printing progress) while the run is prepared
         import threading
 

@@ -5,8 +5,8 @@ to it and, as on Windows, everything they start later (membership is inherited; 
 read from the live process tree). ``terminate`` kills every member, ``send_break`` delivers
 what CTRL_BREAK_EVENT does to a console process group (here SIGTERM to the process).
 :func:`windows_popen` records the keyword arguments the supervisor passes (Windows creation
-flags) and launches the process without them; a command-line *string* (how the UE runner
-passes its raw command line on Windows) is split with the Microsoft C runtime's rules.
+flags) and launches the process without them; a command-line *string* is split with the
+Microsoft C runtime's rules (no runner passes one now: UE gets an argument list, issue 28.1).
 Every call is recorded, so a test can assert what the Windows branch asked for.
 """
 

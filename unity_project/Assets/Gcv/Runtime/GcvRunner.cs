@@ -56,7 +56,10 @@ namespace Gcv.Runtime
                 try
                 {
                     var watch = Stopwatch.StartNew();
-                    while (session.Sim.Step()) { }
+                    // Heartbeats here too: a headless fight longer than the runner's liveness
+                    // limit would otherwise be ended as hung (issue 28.5).
+                    var beat = new Heartbeat(options, RunProtocol.HeartbeatMs);
+                    while (session.Sim.Step()) beat.Tick(session.Sim.Tick - 1);
                     session.WallTimeMs = (long)watch.Elapsed.TotalMilliseconds;
                     exit = RunProtocol.Finish(session, null);
                 }

@@ -30,6 +30,20 @@ namespace Gcv.Tests
         }
 
         [Test]
+        public void GraphicsSettingsKeepAllInstancingVariants()
+        {
+            // Unity manual, Graphics settings > Shader stripping > "Instancing Variants": with the
+            // default "Strip Unused" a player build drops the instancing variants no material in
+            // the build uses; the view's bullets are drawn instanced with materials made at run
+            // time, so the project commits "Keep All" (m_InstancingStripping: 2 in
+            // ProjectSettings/GraphicsSettings.asset; 0 = Strip Unused, 1 = Strip All).
+            var settings = new SerializedObject(UnityEngine.Rendering.GraphicsSettings.GetGraphicsSettings());
+            var stripping = settings.FindProperty("m_InstancingStripping");
+            Assert.IsNotNull(stripping, "GraphicsSettings has no m_InstancingStripping");
+            Assert.AreEqual(2, stripping.intValue, "Instancing Variants must be Keep All");
+        }
+
+        [Test]
         public void CaptureFramesAreLeftOutOfMeasuredFrameTimes()
         {
             var filter = new FrameTimeFilter();
