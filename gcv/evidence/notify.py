@@ -49,8 +49,9 @@ from typing import Any, Iterator, Literal
 from urllib.parse import urlsplit
 
 from filelock import FileLock, Timeout
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import ConfigDict, Field, ValidationError, field_validator
 
+from gcv.contract.base import GcvModel
 from gcv.contract.status import Status
 from gcv.evidence.scrub import Scrubber
 from gcv.store.errors import StoreError
@@ -80,7 +81,7 @@ class NotifyConfigError(ValueError):
     """``notify.toml`` cannot be used; the message names the file, the field and what is allowed."""
 
 
-class Webhook(BaseModel):
+class Webhook(GcvModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     url: str = Field(max_length=2000)
@@ -116,7 +117,7 @@ class Webhook(BaseModel):
         return f"{index}:{self.host()}"
 
 
-class NotifyConfig(BaseModel):
+class NotifyConfig(GcvModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     webhook: tuple[Webhook, ...] = Field(default=(), max_length=20)

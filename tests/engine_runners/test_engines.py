@@ -404,7 +404,7 @@ def test_gcv_run_end_to_end_on_a_harness(tmp_path: Path, monkeypatch: pytest.Mon
     exe = require_cpp_harness() if engine == "ue5" else require_csharp_harness()
     monkeypatch.setenv(var, str(exe))
     monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
-    result = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--json", "--engine", engine])
+    result = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--repair-scope", "fight", "--json", "--engine", engine])
     summary = json.loads(result.stdout)
     assert result.exit_code == 0, result.stdout
     assert summary["status"] == "evidence_ready"
@@ -417,7 +417,7 @@ def test_gcv_run_end_to_end_on_a_harness(tmp_path: Path, monkeypatch: pytest.Mon
     report = Path(summary["evidence"]["report"]).read_text(encoding="utf-8")
     for text in (listed.stdout, status.stdout, report):
         assert f"{expected} (asked {engine})" in text or f"{expected} (requested {engine})" in text, text[-2000:]
-    py = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--json"])
+    py = CliRunner().invoke(app, ["run", REQUEST, "--yes", "--repair-scope", "fight", "--json"])
     assert json.loads(py.stdout)["final_candidate_hash"] == summary["final_candidate_hash"]
 
 

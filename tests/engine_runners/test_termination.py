@@ -45,7 +45,7 @@ def _wait_for(pattern: str, root: Path, timeout: float = 60) -> list[Path]:
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_to_gcv_run_ends_the_engine_tree_and_the_workflow_resumes(tmp_path: Path, sig: int) -> None:
-    proc = _gcv(["run", REQUEST, "--engine", "unity", "--yes", "--json"], _env(tmp_path, "setsid_child"), tmp_path)
+    proc = _gcv(["run", REQUEST, "--engine", "unity", "--yes", "--repair-scope", "fight", "--json"], _env(tmp_path, "setsid_child"), tmp_path)
     pid_files = _wait_for("ws/workflows/*/runs/*/child.pid", tmp_path)
     assert pid_files, proc.communicate(timeout=5)
     grandchild = int(pid_files[0].read_text())
@@ -68,7 +68,7 @@ def test_a_signal_to_gcv_run_ends_the_engine_tree_and_the_workflow_resumes(tmp_p
 @pytest.mark.slow
 def test_resume_never_starts_a_second_engine_into_a_live_folder(tmp_path: Path) -> None:
     """gcv killed with SIGKILL leaves its engine writing; the next resume ends it first."""
-    proc = _gcv(["run", REQUEST, "--engine", "unity", "--yes", "--json"], _env(tmp_path, "hang"), tmp_path)
+    proc = _gcv(["run", REQUEST, "--engine", "unity", "--yes", "--repair-scope", "fight", "--json"], _env(tmp_path, "hang"), tmp_path)
     pid_files = _wait_for("ws/workflows/*/runs/*/child.pid", tmp_path)
     assert pid_files
     run_dir = pid_files[0].parent
@@ -111,7 +111,7 @@ print("ok")
 @pytest.mark.slow
 def test_a_second_writer_is_refused_at_once_with_the_holders_pid(tmp_path: Path) -> None:
     """Two `gcv resume WF` at once would run the same engine step twice and break the hash chain."""
-    proc = _gcv(["run", REQUEST, "--engine", "unity", "--yes", "--json"], _env(tmp_path, "hang"), tmp_path)
+    proc = _gcv(["run", REQUEST, "--engine", "unity", "--yes", "--repair-scope", "fight", "--json"], _env(tmp_path, "hang"), tmp_path)
     try:
         pid_files = _wait_for("ws/workflows/*/runs/*/child.pid", tmp_path)
         assert pid_files

@@ -46,9 +46,9 @@ def homes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str
     waiting = run_gcv(["run", REQUEST, "--json"], home=root / "waiting", cwd=root, timeout=120).clean(7).json()
     out["waiting"] = (root / "waiting", waiting["workflow_id"])
     shutil.copytree(root / "waiting", root / "authorized")
-    run_gcv(["authorize", waiting["workflow_id"], "--actor", "ana"], home=root / "authorized", cwd=root).clean(0)
+    run_gcv(["authorize", waiting["workflow_id"], "--actor", "ana", "--repair-scope", "fight"], home=root / "authorized", cwd=root).clean(0)
     out["authorized"] = (root / "authorized", waiting["workflow_id"])
-    done = run_gcv(["run", REQUEST, "--yes", "--json"], home=root / "done", cwd=root, timeout=120).clean(0).json()
+    done = run_gcv(["run", REQUEST, "--yes", "--repair-scope", "fight", "--json"], home=root / "done", cwd=root, timeout=120).clean(0).json()
     out["done"] = (root / "done", done["workflow_id"])
     return out
 
@@ -70,7 +70,7 @@ def damaged_copy(homes: dict[str, tuple[Path, str]], which: str, tmp_path: Path,
 
 # Every reader the issue names, each on a workflow in a status where it would act.
 COMMANDS = [
-    ("waiting", ["authorize", "{wf}", "--actor", "ana"]),
+    ("waiting", ["authorize", "{wf}", "--actor", "ana", "--repair-scope", "fight"]),
     ("waiting", ["bundle", "{wf}"]),
     ("authorized", ["resume", "{wf}"]),
     ("done", ["decide", "{wf}", "accept", "--actor", "rev", "--note", "ok", "--promote"]),

@@ -24,7 +24,7 @@ def _full() -> None:
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     root = tmp_path_factory.mktemp("full")
-    ran = run_gcv(["run", REQUEST, "--yes", "--json"], home=root / "ws", cwd=root, timeout=120).clean(0)
+    ran = run_gcv(["run", REQUEST, "--yes", "--repair-scope", "fight", "--json"], home=root / "ws", cwd=root, timeout=120).clean(0)
     return root / "ws", ran.json()["workflow_id"]
 
 

@@ -16,7 +16,7 @@ KEY = {"GCV_SIGNING_KEY_HMAC": "a-shared-secret-of-the-studio"}
 @pytest.fixture(scope="module")
 def signed_failing_bundle(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     root = tmp_path_factory.mktemp("evidence")
-    ran = run_gcv(["run", "make phase 2 harder", "--yes", "--max-runs", "2", "--json"], home=root / "ws", cwd=root,
+    ran = run_gcv(["run", "make phase 2 harder", "--yes", "--repair-scope", "fight", "--max-runs", "2", "--json"], home=root / "ws", cwd=root,
                   extra_env=KEY, timeout=120).clean()
     assert ran.json()["status"] == "budget_exhausted", ran.json()["status"]
     bundle = Path(ran.json()["evidence"]["bundle"])
@@ -57,7 +57,7 @@ def test_a_decision_writes_a_new_signed_evidence_version_and_the_old_one_stays_v
     "Human decision: pending". The decision now writes version 2 (signed with the configured key)
     that records it; version 1 is kept and still verifies; bundle and report name their version."""
     home = tmp_path / "home"
-    ran = run_gcv(["run", "make phase 2 a denser spiral, but never more than 350 bullets alive", "--yes", "--json"],
+    ran = run_gcv(["run", "make phase 2 a denser spiral, but never more than 350 bullets alive", "--yes", "--repair-scope", "fight", "--json"],
                   home=home, cwd=tmp_path, extra_env=KEY, timeout=120).clean(0).json()
     wf = ran["workflow_id"]
     assert ran["evidence"]["version"] == 1 and ran["evidence"]["bundle"].endswith(f"{wf}.evidence.v1.zip")
@@ -95,7 +95,7 @@ def test_a_decision_writes_a_new_signed_evidence_version_and_the_old_one_stays_v
 @pytest.mark.parametrize("decision", ["revise", "rollback"])
 def test_revise_and_rollback_are_in_the_evidence_too(decision: str, tmp_path: Path) -> None:
     home = tmp_path / "home"
-    ran = run_gcv(["run", "make phase 2 harder", "--yes", "--max-runs", "2", "--json"], home=home, cwd=tmp_path,
+    ran = run_gcv(["run", "make phase 2 harder", "--yes", "--repair-scope", "fight", "--max-runs", "2", "--json"], home=home, cwd=tmp_path,
                   timeout=120).clean().json()
     assert ran["status"] == "budget_exhausted" and ran["evidence"]["version"] == 1
     wf = ran["workflow_id"]

@@ -29,7 +29,7 @@ FILE_INPUTS: dict[str, list[str]] = {
     "eval-requests --provider replay:FILE": ["eval-requests", REQUESTS, "--provider", "replay:F"],
     "eval-requests --baseline": ["eval-requests", REQUESTS, "--baseline", "F"],
     "propose --baseline": ["propose", "make phase 2 harder", "--baseline", "F"],
-    "run --baseline": ["run", "make phase 2 harder", "--baseline", "F", "--yes"],
+    "run --baseline": ["run", "make phase 2 harder", "--baseline", "F", "--yes", "--repair-scope", "fight"],
     "serve --users": ["serve", "--users", "F", "--port", "1"],
     "compare A B": ["compare", "F", "F"],
 }
@@ -212,7 +212,7 @@ def test_a_zip_with_an_unsupported_compression_method_is_bad_input(method: int, 
 def test_a_malformed_population_is_refused_before_any_work(population: str, gcv: Callable[..., Ran],
                                                            tmp_path: Path) -> None:
     """main: int() and a loose split took these, and the workflow ran."""
-    ran = gcv("run", "make phase 2 harder", "--yes", "--population", population).clean(2)
+    ran = gcv("run", "make phase 2 harder", "--yes", "--repair-scope", "fight", "--population", population).clean(2)
     said = " ".join((ran.stderr + ran.stdout).split())
     assert "population" in said and population in said, said
     assert not list((tmp_path / "home").glob("workflows/*")), "a workflow was started"

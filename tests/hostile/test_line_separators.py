@@ -46,7 +46,7 @@ def events_of(bundle: Path) -> list[dict[str, Any]]:
 def test_a_separator_in_the_request_and_the_config_gives_evidence_that_verifies(
         name: str, gcv: Callable[..., Ran], tmp_path: Path) -> None:
     sep = SEPARATORS[name]
-    ran = gcv("run", f"{REQUEST}{sep} please", "--baseline", str(baseline_with(tmp_path, sep)), "--yes", "--json",
+    ran = gcv("run", f"{REQUEST}{sep} please", "--baseline", str(baseline_with(tmp_path, sep)), "--yes", "--repair-scope", "fight", "--json",
               timeout=120).clean(0)
     out = ran.json()
     assert out["status"] == "evidence_ready" and out["evidence_written"], out
@@ -69,7 +69,7 @@ def test_every_separator_in_every_human_input_through_every_command(gcv: Callabl
     wf = asked["workflow_id"]
     answered = gcv("answer", wf, f"phase 2{EVERY}", "--actor", f"dana{EVERY}", "--json", timeout=120).clean(7).json()
     assert answered["status"] == "awaiting_authorization"
-    gcv("authorize", wf, "--actor", f"ana{EVERY}", "--json").clean(0)
+    gcv("authorize", wf, "--actor", f"ana{EVERY}", "--repair-scope", "fight", "--json").clean(0)
     done = gcv("resume", wf, "--json", timeout=120).clean(0).json()
     assert done["status"] == "evidence_ready" and done["evidence_written"]
     decided = gcv("decide", wf, "accept", "--actor", f"rev{EVERY}iewer", "--note", f"ship{EVERY}it", "--json",

@@ -47,7 +47,7 @@ def test_a_file_name_with_control_characters_is_escaped_in_the_error(gcv: Callab
 
 
 def test_a_request_with_control_characters_is_escaped(gcv: Callable[..., Ran]) -> None:
-    ran = gcv("run", f"make phase 2 {HOSTILE} a denser spiral", "--yes").clean()
+    ran = gcv("run", f"make phase 2 {HOSTILE} a denser spiral", "--yes", "--repair-scope", "fight").clean()
     _no_raw_controls(ran)
     listing = gcv("list").clean(0)
     _no_raw_controls(listing)

@@ -24,7 +24,7 @@ REQUEST = "make phase 2 a denser bidirectional spiral, but never more than 350 b
 def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A workspace holding one finished workflow, made by the real CLI."""
     root = tmp_path_factory.mktemp("template")
-    ran = run_gcv(["run", REQUEST, "--yes", "--json"], home=root / "ws", cwd=root, timeout=120).clean(0)
+    ran = run_gcv(["run", REQUEST, "--yes", "--repair-scope", "fight", "--json"], home=root / "ws", cwd=root, timeout=120).clean(0)
     return root / "ws", ran.json()["workflow_id"]
 
 
@@ -54,7 +54,7 @@ def test_an_unusable_gcv_home_is_one_line_and_exit_70(kind: str, gcv: Callable[.
         home = Path("/dev/null/gcv")
     else:
         home = Path("/proc/gcv-home")  # procfs refuses new folders, even to root
-    for args in (["list"], ["run", REQUEST, "--yes"]):
+    for args in (["list"], ["run", REQUEST, "--yes", "--repair-scope", "fight"]):
         _one_error_line(gcv(*args, home=home), 70, str(home))  # main: a StoreError traceback, exit 1
     # sim names the output folder it cannot prepare (exit 2, like fair's unusable --out)
     _one_error_line(gcv("sim", str(BASELINE), home=home), 2, str(home))
@@ -72,7 +72,7 @@ def test_a_corrupt_catalog_is_one_line_that_names_reindex(damage: str, gcv: Call
         catalog.write_bytes(b"this is not an SQLite database" * 100)
     else:
         catalog.mkdir()
-    for args in (["list"], ["status", wf], ["run", REQUEST, "--yes"]):
+    for args in (["list"], ["status", wf], ["run", REQUEST, "--yes", "--repair-scope", "fight"]):
         _one_error_line(gcv(*args, home=home), 70, "catalog")  # main: a traceback
     if damage == "garbage":
         catalog.unlink()
@@ -144,7 +144,7 @@ def test_a_full_disk_is_one_line_and_a_later_resume_completes(ws: tuple[Path, st
     home, _ = ws
     for limit in (0, 3000):
         before = set((home / "workflows").iterdir())
-        ran = run_gcv(["run", REQUEST, "--yes"], home=home, cwd=tmp_path, preexec_fn=_disk_full_after(limit),
+        ran = run_gcv(["run", REQUEST, "--yes", "--repair-scope", "fight"], home=home, cwd=tmp_path, preexec_fn=_disk_full_after(limit),
                       timeout=120)
         _one_error_line(ran, 70)  # main: an OSError / StoreError traceback
     # the second run's folder (ids made in the same second sort by their random part, not by time)
@@ -154,7 +154,7 @@ def test_a_full_disk_is_one_line_and_a_later_resume_completes(ws: tuple[Path, st
     run_gcv(["reindex"], home=home, cwd=tmp_path, timeout=60).clean(0)
     # the interrupted step is redone: the proposal again, then a person authorizes, then the runs
     ran = run_gcv(["resume", wf, "--json"], home=home, cwd=tmp_path, timeout=120).clean(7)
-    run_gcv(["authorize", wf, "--actor", "ops"], home=home, cwd=tmp_path, timeout=60).clean(0)
+    run_gcv(["authorize", wf, "--actor", "ops", "--repair-scope", "fight"], home=home, cwd=tmp_path, timeout=60).clean(0)
     ran = run_gcv(["resume", wf, "--json"], home=home, cwd=tmp_path, timeout=120).clean()
     assert ran.json()["status"] in ("evidence_ready", "budget_exhausted", "blocked", "failed"), ran.json()
 

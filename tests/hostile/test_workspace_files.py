@@ -34,7 +34,7 @@ CASES: list[tuple[str, list[list[str]]]] = [
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     root = tmp_path_factory.mktemp("template")
-    ran = run_gcv(["run", REQUEST, "--yes", "--json"], home=root / "ws", cwd=root, timeout=120).clean(0)
+    ran = run_gcv(["run", REQUEST, "--yes", "--repair-scope", "fight", "--json"], home=root / "ws", cwd=root, timeout=120).clean(0)
     return root / "ws", ran.json()["workflow_id"]
 
 

@@ -52,10 +52,13 @@ namespace UnityEngine {
 namespace UnityEngine.Rendering {
   public enum GraphicsDeviceType { Null, Vulkan }
   public class MaterialPropertyBlock {}
+  public sealed class GraphicsSettings : UnityEngine.Object { public static UnityEngine.Object GetGraphicsSettings(){return null;} }
   public class CommandBuffer { public string name; public void Clear(){} public void SetRenderTarget(UnityEngine.RenderTexture t){} public void ClearRenderTarget(bool d,bool c,UnityEngine.Color col){} public void SetViewProjectionMatrices(UnityEngine.Matrix4x4 v, UnityEngine.Matrix4x4 p){} public void DrawMesh(UnityEngine.Mesh m, UnityEngine.Matrix4x4 x, UnityEngine.Material mat, int sub, int pass){} public void DrawMeshInstanced(UnityEngine.Mesh m,int sub,UnityEngine.Material mat,int pass,UnityEngine.Matrix4x4[] a,int n){} public void Release(){} }
 }
 namespace UnityEditor {
   public static class EditorApplication { public static void Exit(int c){} public static bool isPlaying; }
+  public class SerializedProperty { public int intValue; }
+  public class SerializedObject { public SerializedObject(UnityEngine.Object o){} public SerializedProperty FindProperty(string path){return null;} }
   public enum BuildTarget { StandaloneLinux64, StandaloneWindows64 }
   public enum BuildTargetGroup { Standalone }
   public enum StandaloneBuildSubtarget { Player, Server }
