@@ -119,3 +119,18 @@ def test_the_choice_is_scriptable(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert code == 2 and "trade-off 9 is not offered" in bad["error"]
     code, done = gcv("answer", wf, "--choose", "1", "--actor", "dana")
     assert code == 0 and done["status"] == "evidence_ready" and done["headline"].startswith("evidence ready")
+
+
+@pytest.mark.slow
+def test_the_human_output_prints_one_ready_command_per_trade_off(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """gcv run's human output at awaiting_choice names `gcv answer WF --choose N` for each option
+    (before, it printed only `gcv decide ... revise|rollback`)."""
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    result = CliRunner().invoke(app, ["run", README, "--yes"], env={"COLUMNS": "80"})
+    assert result.exit_code == 7
+    wf = next(line.split()[1] for line in result.stdout.splitlines() if line.startswith("workflow wf-"))
+    chooses = [line for line in result.stdout.splitlines() if line.startswith("choose ")]
+    assert len(chooses) >= 2
+    for n, line in enumerate(chooses, start=1):
+        assert line.startswith(f"choose {n}: gcv answer {wf} --choose {n}") and "predicted" in line and "player_hits" in line

@@ -93,6 +93,11 @@ def _print_summary(engine, state) -> None:
         con.print("[bold]trace[/]")
         for line in s["trace"]:
             con.print(f"  {line}", markup=False, soft_wrap=True)
+    for t in s.get("tradeoffs") or []:
+        figures = ", ".join(f"{k} {v}" for k, v in sorted((t.get("predicted") or {}).items())
+                            if k in ("player_hits", "peak_alive_bullets", "survival_ticks"))
+        con.print(f"choose {t['number']}: {t['command']}  ({t['title']}; predicted {figures})", markup=False,
+                  soft_wrap=True)
     if s["decisions"] and not s["human_decision"]:
         con.print(f"decide: gcv decide {s['workflow_id']} {'|'.join(s['decisions'])} --actor NAME --note TEXT",
                   markup=False)
