@@ -20,6 +20,7 @@ from gcv.sim.players import InputsTrace
 from gcv.sim.program_model import PATTERN_NAMES, PHASE_ID_CHARS, Bound, SimProgram, program_bounds, program_keys
 from gcv.sim.telemetry_model import Telemetry
 from gcv.validation.report import ValidationReport
+from gcv.workflow.events import EVENT_SCHEMA_FILE, event_json_schema
 from gcv.workflow.state import STATE_SCHEMA_FILE, state_json_schema
 
 
@@ -81,6 +82,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "inputs_trace.schema.json": inputs_trace_schema,
     "batch_spec.schema.json": batch_spec_schema,
     STATE_SCHEMA_FILE: workflow_state_schema,
+    EVENT_SCHEMA_FILE: event_json_schema,
     "request_set.schema.json": request_set_schema,
 }
 

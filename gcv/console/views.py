@@ -26,6 +26,8 @@ from gcv.service.workflows import offered_providers
 from gcv.store.catalog import Workspace
 from gcv.store.errors import CorruptLog
 from gcv.store.workflow_dir import WorkflowDir
+from gcv.workflow.events import HistoryError, parse_events
+from gcv.workflow.events import last_step as last_step_event
 from gcv.workflow.state import WorkflowState
 from gcv.workflow.states import decisions_allowed
 from gcv.evaluation.models import check_label
@@ -62,10 +64,11 @@ def last_step(d: WorkflowDir) -> dict[str, Any] | None:
         events = d.events()
     except CorruptLog:
         return None
-    for event in reversed(events):
-        if event.get("type") == "step":
-            return {"step": event["data"].get("step"), "at": event.get("at")}
-    return None
+    try:
+        step = last_step_event(parse_events(events))
+    except HistoryError:
+        return None
+    return None if step is None else {"step": step.data.step, "at": step.at}
 
 
 def liveness(ws: Workspace, jobs: Jobs, state: WorkflowState) -> dict[str, Any]:

@@ -27,6 +27,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from gcv.contract.canonical import canonical_json, content_hash
 from gcv.evidence.scrub import Scrubber
 from gcv.store.catalog import Workspace
@@ -34,7 +36,9 @@ from gcv.store.errors import DamagedRecord, StoreError
 from gcv.store.safe_open import ARTIFACT_CAP, check_workspace_file, read_workspace_bytes
 from gcv.store.logs import jsonl_lines
 from gcv.store.workflow_dir import WorkflowDir
+from gcv.workflow.events import Event, parse_events
 from gcv.workflow.loop import requirement_activity_key
+from gcv.workflow.state import WorkflowState
 
 BUNDLE_FORMAT = "gcv.evidence_bundle/1"
 INDEX_ID = "gcv.evidence_index/1"
@@ -101,7 +105,22 @@ class Evidence:
         return self.files[name].decode("utf-8")
 
     def events(self) -> list[dict[str, Any]]:
+        """The event log's records as written (what the hash chain covers)."""
         return [json.loads(line) for line in jsonl_lines(self.files.get(EVENTS_NAME, b"")) if line.strip()]
+
+    def history(self) -> list[Event]:
+        """The event log, typed (gcv.workflow.events); ``HistoryError`` names a bad event and field."""
+        return parse_events(self.events())
+
+    def workflow_state(self) -> WorkflowState:
+        """``state.json``, typed; ``EvidenceError`` names the first field that is not a workflow state's."""
+        try:
+            return WorkflowState.model_validate(self.state)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise EvidenceError(f"{STATE_NAME} is not a workflow state ({where}: {first['msg']})",
+                                damaged=True) from None
 
     # ---- convenience views (None when the workflow never got that far) ----------------
     def baseline_config(self) -> Any:

@@ -63,7 +63,7 @@ def engines_used(ev: Evidence) -> list[dict[str, Any]]:
 def predicate(ev: Evidence, subject_list: list[dict[str, Any]], *, bundle_name: str | None = None) -> dict[str, Any]:
     state = ev.state
     settings = state["settings"]
-    events = ev.events()
+    events = ev.events()  # the records as written: their times and hashes, byte for byte
     rounds = state.get("rounds", [])
     last_gate = next((r["gate"] for r in reversed(rounds) if r.get("gate")), None)
     players = [settings["player"]]
@@ -98,7 +98,7 @@ def predicate(ev: Evidence, subject_list: list[dict[str, Any]], *, bundle_name: 
             "human_decision": state.get("human_decision"),
         },
         "event_chain": {"events": len(events), "head": events[-1]["hash"] if events else None},
-        "evidence_version": evidence_version(events, state["status"]).as_dict(),
+        "evidence_version": evidence_version(ev.history(), state["status"]).as_dict(),
         "redactions": ev.index.get("redactions", {}),
         "report": {"file": "report.html", "bundle_name": bundle_name},
         "tool": tool_versions(),

@@ -56,6 +56,7 @@ from gcv.contract.status import Status
 from gcv.evidence.scrub import Scrubber
 from gcv.store.errors import StoreError
 from gcv.store.workflow_dir import WorkflowDir
+from gcv.workflow.events import parse_events, transitions
 
 CONFIG_FILE = "notify.toml"
 OUTBOX_DIR = "notifications"
@@ -233,26 +234,26 @@ class Outcome:
 def _queue(db: sqlite3.Connection, config: NotifyConfig, home: Path, wf_id: str, now: float) -> int:
     d = WorkflowDir(Path(home) / "workflows" / wf_id, workspace=Path(home))
     state = d.read_state()
-    transitions = [e for e in d.events() if e.get("type") == "transition"]
-    if not transitions:
+    moves = transitions(parse_events(d.events()))
+    if not moves:
         return 0
-    last = transitions[-1]
-    status = str(last.get("to"))
+    last = moves[-1]
+    status = str(last.target)
     if status != str(state.get("status")) or kind_of(status) is None:
         return 0  # the workflow moved on (or is between steps): nothing a person acts on now
-    data = last.get("data") or {}
+    data = last.data
     scrub = Scrubber(workflow_root=d.root, workspace_root=Path(home))
     queued = 0
     for index, hook in enumerate(config.webhook):
         kind = kind_of(status)
         if kind not in hook.events:
             continue
-        body = payload(hook, workflow_id=wf_id, status=status, seq=int(last["seq"]), at=float(last["at"]),
+        body = payload(hook, workflow_id=wf_id, status=status, seq=last.seq, at=last.at,
                        request=str(state.get("request", "")), reason=state.get("terminal_reason"),
-                       message=data.get("message") or state.get("terminal_message"), scrub=scrub)
+                       message=data.message or state.get("terminal_message"), scrub=scrub)
         cur = db.execute("INSERT OR IGNORE INTO delivery (webhook, workflow_id, seq, kind, payload, next_at, "
                          "queued_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                         (hook.key(index), wf_id, int(last["seq"]), kind,
+                         (hook.key(index), wf_id, last.seq, kind,
                           json.dumps(body, ensure_ascii=False, sort_keys=True), now, now))
         queued += cur.rowcount
     return queued

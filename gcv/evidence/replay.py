@@ -52,15 +52,16 @@ from gcv.evidence.checks import CheckResult, Outcome, Skip, first_difference, ru
 from gcv.evidence.collect import STATE_NAME, Evidence, run_label
 from gcv.evidence.manifest import tool_versions
 from gcv.evidence.report import render_report
-from gcv.repair.models import RepairScope
 from gcv.sim.engine import Simulation
 from gcv.sim.program import compile_program
 from gcv.sim.telemetry import gameplay_view
 from gcv.store.catalog import Workspace
 from gcv.store.errors import StoreError
 from gcv.workflow.activities import Activities, reference_run
+from gcv.workflow.events import (CreatedEvent, Event, HistoryError, StepEvent, TraceEvent, TransitionEvent,
+                                 parse_event)
 from gcv.workflow.loop import WorkflowError, WorkflowLoop
-from gcv.workflow.state import Budgets, Settings, WorkflowState
+from gcv.workflow.state import WorkflowState
 from gcv.workflow.states import DECISION_TARGET, IllegalTransition
 
 REPLAY_CHECKS = ("replay.runs", "replay.populations", "replay.fairness", "replay.loop", "replay.report")
@@ -130,7 +131,13 @@ class LoopReplay:
         self.ev = ev
         self.manifest = manifest or {}
         self.state = WorkflowState.model_validate(ev.state)
-        self.events = ev.events()
+        self.events = ev.events()  # as written: the replayed loop must write the same records
+        try:
+            self.history: list[Event] = ev.history()
+        except HistoryError as exc:  # consistency.events names it; the loop cannot be re-run on it
+            self.history, self.bad_history = [], str(exc)
+        else:
+            self.bad_history = None
         self.rehash: dict[str, str] = dict(ev.index.get("rehashed") or {})
         self.redacted_events = set((ev.index.get("redactions") or {}).get("events", []))
         self.problems = _Problems()
@@ -266,39 +273,37 @@ class LoopReplay:
         return decision.promoted_version
 
     # ------------------------------------------------------------------ the re-run
-    def _human_input(self, loop: WorkflowLoop, wf_id: str, event: dict[str, Any]) -> bool:
+    def _human_input(self, loop: WorkflowLoop, wf_id: str, event: Event) -> bool:
         """Apply the recorded human input the next recorded event holds; False when there is none."""
-        if event.get("type") != "transition":
+        if not isinstance(event, TransitionEvent):
             return False
-        data = event.get("data") or {}
-        target = event.get("to")
-        if target == Status.AUTHORIZED and data.get("authorization"):
-            auth = data["authorization"]
-            loop.authorize(wf_id, actor=auth["actor"], via=auth["via"], budgets=Budgets.model_validate(auth["budgets"]),
-                           fairness_policy=(auth.get("scope") or {}).get("fairness_policy"),
-                           repair_scope=(RepairScope.model_validate(auth["repair_scope"])
-                                         if auth.get("repair_scope") else None))
+        data, target = event.data, event.target
+        if target == Status.AUTHORIZED and data.authorization is not None:
+            auth = data.authorization
+            loop.authorize(wf_id, actor=auth.actor, via=auth.via, budgets=auth.budgets,
+                           fairness_policy=auth.scope.fairness_policy, repair_scope=auth.repair_scope)
             return True
-        if target == Status.RUNNING_CANDIDATE and data.get("choice"):
-            choice = data["choice"]
-            loop.choose(wf_id, number=int(choice["number"]), actor=choice["actor"])
+        if target == Status.RUNNING_CANDIDATE and data.choice is not None:
+            loop.choose(wf_id, number=data.choice.number, actor=data.choice.actor)
             return True
-        if target == Status.PROPOSED and data.get("answer"):
-            loop.answer(wf_id, text=data["answer"]["text"], actor=data["answer"]["actor"])
+        if target == Status.PROPOSED and data.answer is not None:
+            loop.answer(wf_id, text=data.answer.text, actor=data.answer.actor)
             return True
-        if target in {str(t) for t in DECISION_TARGET.values()} and data.get("decision"):
-            decision = data["decision"]
-            loop.decide(wf_id, decision=decision["decision"], actor=decision["actor"], note=decision["note"],
-                        promote=decision.get("promoted_version") is not None)
+        if target in DECISION_TARGET.values() and data.decision is not None:
+            decision = data.decision
+            loop.decide(wf_id, decision=decision.decision, actor=decision.actor, note=decision.note,
+                        promote=decision.promoted_version is not None)
             return True
         return False
 
     def run(self) -> None:
         recording = recording_from_files(self.ev.files, source="this bundle")
-        created = self.events[0] if self.events else {}
-        if created.get("type") != "created":
+        if self.bad_history is not None:
+            raise ReplayDiverged(f"the event log holds an event GCV does not write: {self.bad_history}")
+        created = self.history[0] if self.history else None
+        if not isinstance(created, CreatedEvent):
             raise ReplayDiverged("the event log does not start with a 'created' event")
-        clock = RecordedClock([float(e["at"]) for e in self.events])
+        clock = RecordedClock([e.at for e in self.history])
         activities = Activities(runner=lambda engine: _ReplayRunner(self, engine),  # type: ignore[arg-type,return-value]
                                 requirement_provider=lambda name: ReplayRequirementProvider(recording),
                                 review_provider=lambda name: ReplayReviewProvider(recording),
@@ -310,14 +315,14 @@ class LoopReplay:
             loop = WorkflowLoop(ws, clock=clock, activities=activities)
             wf_id = self.state.id
             baseline = BulletHellConfig.model_validate(self.ev.baseline_config())
-            settings = Settings.model_validate(created["data"]["settings"])
+            settings = created.data.settings
             try:
-                loop.create(created["data"]["request"], baseline, settings,
+                loop.create(created.data.request, baseline, settings,
                             baseline_source=self.state.baseline_source, wf_id=wf_id)
                 while True:
                     loop.advance(wf_id)
                     done = len(ws.workflow_dir(wf_id).events())
-                    if done >= len(self.events) or not self._human_input(loop, wf_id, self.events[done]):
+                    if done >= len(self.events) or not self._human_input(loop, wf_id, self.history[done]):
                         break
             except (ReplayDiverged, WorkflowError, IllegalTransition, AgentError, RecordingError, StoreError,
                     ValidationError, KeyError, ValueError) as exc:
@@ -408,14 +413,19 @@ def _without_history(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k != "history"}
 
 
-def _describe(event: dict[str, Any]) -> str:
-    if event.get("type") == "transition":
-        return f"{event.get('from')} -> {event.get('to')}"
-    if event.get("type") == "trace":
-        return f"trace {canonical_json((event.get('data') or {}).get('line', ''))[:60]}"
-    if event.get("type") == "step":
-        return f"step {(event.get('data') or {}).get('step')}"
-    return str(event.get("type"))
+def _describe(record: dict[str, Any]) -> str:
+    """A recorded or replayed event in a few words (a record that is no event: its type)."""
+    try:
+        event = parse_event(record)
+    except HistoryError:
+        return str(record.get("type"))
+    if isinstance(event, TransitionEvent):
+        return f"{event.source} -> {event.target}"
+    if isinstance(event, TraceEvent):
+        return f"trace {canonical_json(event.data.line)[:60]}"
+    if isinstance(event, StepEvent):
+        return f"step {event.data.step}"
+    return event.type
 
 
 def replay_checks(ev: Evidence, *, manifest: dict[str, Any] | None = None) -> list[CheckResult]:

@@ -314,7 +314,7 @@ class _Report:
             # exactly the decisions the state machine takes from here (the CLI refuses any other)
             rows.append(("Human decision", f'pending: <code>gcv decide {esc(s["id"])} '
                                            f'{"|".join(decisions_allowed(Status(status)))} --actor NAME</code>'))
-        version = evidence_version(self.ev.events(), status)
+        version = evidence_version(self.ev.history(), status)
         rows.append(("Evidence", f"<b>version {version.number}</b> of this workflow's evidence"
                                  + (" (interim: the workflow has not stopped yet; the evidence of its next stop "
                                     "replaces it)" if version.interim else

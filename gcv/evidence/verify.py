@@ -58,13 +58,12 @@ from gcv.contract.models import BulletHellConfig
 from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Reason, Status
 from gcv.evaluation.models import Evaluation
 from gcv.evidence.checks import CheckResult, Outcome, Skip, first_difference, run_check, short
-from gcv.evidence.collect import (ENVELOPE_NAME, EVENTS_NAME, INDEX_NAME, MANIFEST_NAME, REPORT_NAME,
+from gcv.evidence.collect import (ENVELOPE_NAME, EVENTS_NAME, INDEX_NAME, MANIFEST_NAME, REPORT_NAME, EvidenceError,
                                   REQUEST_NAME, STATE_NAME, Evidence, run_label)
 from gcv.evidence.manifest import PREDICATE_TYPE, STATEMENT_TYPE, subject_pairs
 from gcv.evidence.merkle import merkle_root
 from gcv.evidence.replay import REPLAY_CHECKS, replay_checks
 from gcv.evidence.signing import TrustStatement, trust_statement, verify_envelope
-from gcv.evidence.signing import verify_envelope
 from gcv.evidence.versions import evidence_version
 from gcv.sim.players import player_label
 from gcv.sim.program import compile_program, program_hash
@@ -73,6 +72,7 @@ from gcv.store.logs import GENESIS, event_hash, jsonl_lines
 from gcv.store.safezip import LIMITS, BundleReadError, Limits, read_bundle
 from gcv.validation.diff import diff_configs
 from gcv.validation.validate import validate
+from gcv.workflow.events import CreatedEvent, HistoryError, trace_lines, transitions
 from gcv.workflow.state import STATE_SCHEMA_FILE, state_json_schema
 from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition
 
@@ -343,68 +343,71 @@ class _Consistency:
 
     def events_check(self) -> Outcome:
         ev = self.ev
-        state = ev.state
-        events = ev.events()
+        try:
+            events = ev.history()
+        except HistoryError as exc:
+            return "", [f"{EVENTS_NAME}: {exc} (not an event GCV writes)"]
+        try:
+            state = ev.workflow_state()
+        except EvidenceError as exc:
+            raise Skip(str(exc)) from None  # consistency.state_schema names what is wrong
         problems: list[str] = []
-        if not events or events[0].get("type") != "created":
+        if not events or not isinstance(events[0], CreatedEvent):
             return "", ["the event log does not start with a 'created' event"]
-        created = events[0]["data"]
-        problems += self._history_problems(state, events)
-        if self._rh(created.get("baseline_hash")) != state["baseline_hash"]:
+        created = events[0].data
+        problems += self._history_problems(ev.state, ev.events())
+        if self._rh(created.baseline_hash) != state.baseline_hash:
             problems.append("the state's baseline is not the one the 'created' event names")
-        if created.get("request") != state["request"]:
+        if created.request != state.request:
             problems.append("the state's request text is not the one the 'created' event records")
         for key in ("engine", "provider", "seed", "player"):
-            if created.get("settings", {}).get(key) != state["settings"].get(key):
+            if getattr(created.settings, key) != getattr(state.settings, key):
                 problems.append(f"settings.{key} differs between the state and the 'created' event")
-        rounds = {r["round"]: r for r in state.get("rounds", [])}
-        current = events[0].get("to")
+        rounds = {r.round: r for r in state.rounds}
+        current: Status = events[0].target
         reason = None
-        for e in events[1:]:
-            if e.get("type") != "transition":
-                continue
-            src, dst, data = e.get("from"), e.get("to"), e.get("data") or {}
+        for e in transitions(events):
+            src, dst, data = e.source, e.target, e.data
             if src != current:
-                problems.append(f"event {e['seq']}: transition from {src!r} but the workflow was {current!r}")
+                problems.append(f"event {e.seq}: transition from {str(src)!r} but the workflow was {str(current)!r}")
             try:
-                check_transition(str(src), str(dst))
+                check_transition(src, dst)
             except IllegalTransition as exc:
-                problems.append(f"event {e['seq']}: {exc}")
+                problems.append(f"event {e.seq}: {exc}")
             current = dst
-            if "terminal_reason" in data:
-                reason = data["terminal_reason"]
-            n = data.get("round")
-            if dst == "awaiting_authorization" and rounds.get(1) and \
-                    self._rh(data.get("candidate_hash")) != rounds[1]["candidate_hash"]:
-                problems.append(f"event {e['seq']}: the proposed candidate is not the state's round 1 candidate")
-            if dst == "authorized" and data.get("authorization") != state.get("authorization"):
-                problems.append(f"event {e['seq']}: the authorization differs from the state's")
-            if dst == "running_candidate" and src == "running_baseline" and \
-                    self._rh(data.get("baseline_telemetry")) != (state.get("baseline_run") or {}).get("telemetry_hash"):
-                problems.append(f"event {e['seq']}: the baseline telemetry is not the state's")
-            if dst == "running_candidate" and src == "repairing":
-                if n not in rounds or self._rh(data.get("candidate_hash")) != rounds[n]["candidate_hash"]:
-                    problems.append(f"event {e['seq']}: the repaired candidate of round {n} is not the state's")
-            if dst == "reviewing":
-                r = rounds.get(n)
-                if not r or self._rh(data.get("evaluation_hash")) != r.get("evaluation_hash") \
-                        or data.get("passed") != r.get("passed"):
-                    problems.append(f"event {e['seq']}: the evaluation of round {n} is not the state's")
-            if dst == "repairing":
-                gate = (rounds.get(n) or {}).get("gate") or {}
-                if data.get("intent") != gate.get("intent") or data.get("phase_id") != gate.get("phase_id"):
-                    problems.append(f"event {e['seq']}: the repair intent of round {n} is not the state's gate result")
-            if dst in ("accepted", "revision_requested", "rolled_back") and \
-                    data.get("decision") != state.get("human_decision"):
-                problems.append(f"event {e['seq']}: the human decision differs from the state's")
-        if current != state["status"]:
-            problems.append(f"the event log ends in {current!r}, the state says {state['status']!r}")
-        if reason != state.get("terminal_reason"):
-            problems.append(f"the event log's terminal reason is {reason!r}, the state says "
-                            f"{state.get('terminal_reason')!r}")
-        lines = [e["data"]["line"] for e in events if e.get("type") == "trace"]
-        it = iter(lines)
-        if not all(any(line == t for t in it) for line in state.get("trace", [])):
+            if data.terminal_reason is not None:
+                reason = data.terminal_reason
+            n = data.round
+            r = rounds.get(n) if n is not None else None
+            if dst == Status.AWAITING_AUTHORIZATION and 1 in rounds and \
+                    self._rh(data.candidate_hash) != rounds[1].candidate_hash:
+                problems.append(f"event {e.seq}: the proposed candidate is not the state's round 1 candidate")
+            if dst == Status.AUTHORIZED and data.authorization != state.authorization:
+                problems.append(f"event {e.seq}: the authorization differs from the state's")
+            if dst == Status.RUNNING_CANDIDATE and src == Status.RUNNING_BASELINE and \
+                    self._rh(data.baseline_telemetry) != (state.baseline_run.telemetry_hash
+                                                          if state.baseline_run else None):
+                problems.append(f"event {e.seq}: the baseline telemetry is not the state's")
+            if dst == Status.RUNNING_CANDIDATE and src == Status.REPAIRING:
+                if r is None or self._rh(data.candidate_hash) != r.candidate_hash:
+                    problems.append(f"event {e.seq}: the repaired candidate of round {n} is not the state's")
+            if dst == Status.REVIEWING:
+                if r is None or self._rh(data.evaluation_hash) != r.evaluation_hash or data.passed != r.passed:
+                    problems.append(f"event {e.seq}: the evaluation of round {n} is not the state's")
+            if dst == Status.REPAIRING:
+                gate = r.gate if r is not None else None
+                if data.intent != (gate.intent if gate else None) or data.phase_id != (gate.phase_id if gate else None):
+                    problems.append(f"event {e.seq}: the repair intent of round {n} is not the state's gate result")
+            if dst in (Status.ACCEPTED, Status.REVISION_REQUESTED, Status.ROLLED_BACK) and \
+                    data.decision != state.human_decision:
+                problems.append(f"event {e.seq}: the human decision differs from the state's")
+        if current != state.status:
+            problems.append(f"the event log ends in {str(current)!r}, the state says {str(state.status)!r}")
+        state_reason = str(state.terminal_reason) if state.terminal_reason is not None else None
+        if reason != state_reason:
+            problems.append(f"the event log's terminal reason is {reason!r}, the state says {state_reason!r}")
+        it = iter(trace_lines(events))
+        if not all(any(line == t for t in it) for line in state.trace):
             problems.append("the state's trace lines are not in the event log (in order)")
         return f"state agrees with {len(events)} events (status {current})", problems
 
@@ -686,8 +689,8 @@ class _Consistency:
             want = DECISION_TARGET.get(human.get("decision"))
             if want != status:
                 problems.append(f"the decision {human.get('decision')!r} leads to {want}, the state says {status!r}")
-            decided = [e for e in ev.events() if e.get("type") == "transition" and (e.get("data") or {}).get("decision")]
-            loop_status = decided[-1].get("from") if decided else None
+            decided = [e for e in transitions(ev.history()) if e.data.decision is not None]
+            loop_status = str(decided[-1].source) if decided else None
             if loop_status is None:
                 problems.append("a human decision is recorded but no decision event")
         elif status in HUMAN_DECISIONS:
@@ -735,7 +738,7 @@ class _Consistency:
             "final_decision.human_decision": state.get("human_decision"),
         }
         if "evidence_version" in p:  # bundles written before versions have none
-            want["evidence_version"] = evidence_version(self.ev.events(), state["status"]).as_dict()
+            want["evidence_version"] = evidence_version(self.ev.history(), state["status"]).as_dict()
         problems = []
         for path, value in want.items():
             got: Any = p

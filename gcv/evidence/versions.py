@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Status
+from gcv.workflow.events import Event, transitions
 
 # The console's download routes say which version they serve in this response header.
 EVIDENCE_VERSION_HEADER = "x-gcv-evidence-version"
@@ -50,9 +51,9 @@ class Version:
         return f"v{self.number}" + (" (interim)" if self.interim else "")
 
 
-def evidence_version(events: Iterable[dict[str, Any]], status: str) -> Version:
-    """The version of the evidence of a workflow whose history is ``events`` and is ``status``."""
-    stops = sum(1 for e in events if e.get("type") == "transition" and e.get("to") in STOPS)
+def evidence_version(events: Iterable[Event], status: str) -> Version:
+    """The version of the evidence of a workflow whose (typed) history is ``events`` and is ``status``."""
+    stops = sum(1 for e in transitions(events) if e.target in STOPS)
     if Status(status) in STOPS:
         return Version(max(stops, 1), False)
     return Version(stops + 1, True)

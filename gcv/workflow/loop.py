@@ -70,6 +70,7 @@ from gcv.validation.diff import diff_configs
 from gcv.validation.validate import validate
 from gcv.workflow import guardrails
 from gcv.workflow.activities import Activities, default_activities, run_request
+from gcv.workflow.events import CreatedData, EventData, StepData, TraceData, TransitionData, parse_event
 from gcv.workflow.guardrails import Stop
 from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, FairnessRecord, History,
                                 HumanDecision, PopulationRecord,
@@ -140,9 +141,9 @@ class WorkflowLoop:
             state = WorkflowState(id=wf_id, request=request, settings=settings,
                                   baseline_hash=d.put(baseline.model_dump(mode="json")),
                                   baseline_source=baseline_source, created_at=now)
-            event = d.append_event({"type": "created", "at": now, "to": Status.PROPOSED,
-                                    "data": {"request": request, "settings": settings.model_dump(mode="json"),
-                                             "baseline_hash": state.baseline_hash}})
+            event = self._event(d, "created", CreatedData(request=request, settings=settings,
+                                                          baseline_hash=state.baseline_hash),
+                                at=now, to=Status.PROPOSED)
             state.event_seq = event["seq"]
             state.history = History.model_validate(d.write_state(state.to_json()))
             self.ws.register(wf_id, created_at=now, request=request, engine=settings.engine,
@@ -192,22 +193,26 @@ class WorkflowLoop:
         return d, state
 
     # ------------------------------------------------------------------ writing
-    def _event(self, d: WorkflowDir, kind: str, data: dict[str, Any] | None = None, *,
+    def _event(self, d: WorkflowDir, kind: str, data: EventData, *,
                at: float | None = None, **fields: Any) -> dict[str, Any]:
-        """Append one event. The clock is read here and only here (or ``at`` is that reading)."""
+        """Append one event (its payload typed: gcv.workflow.events). The clock is read here and
+        only here (or ``at`` is that reading). What is appended is read back as its type first,
+        so the log never holds an event its readers would refuse."""
         now = self.clock() if at is None else at
-        return d.append_event({"type": kind, "at": now, **fields, "data": data or {}})
+        record = {"type": kind, "at": now, **fields, "data": data.record()}
+        parse_event({**record, "seq": 0, "prev_hash": "", "hash": ""})
+        return d.append_event(record)
 
     def _transition(self, d: WorkflowDir, state: WorkflowState, target: Status, *,
-                    data: dict[str, Any] | None = None, reason: Stop | None = None, at: float | None = None) -> None:
+                    data: TransitionData | None = None, reason: Stop | None = None, at: float | None = None) -> None:
         check_transition(state.status, target)
         source = state.status
         state.status = target
-        data = dict(data or {})
+        data = data.model_copy() if data is not None else TransitionData()
         if reason is not None:
             state.terminal_reason = reason.rule
             state.terminal_message = reason.message
-            data.update(terminal_reason=str(reason.rule), message=reason.message)
+            data.terminal_reason, data.message = str(reason.rule), reason.message
         event = self._event(d, "transition", data, at=at, **{"from": source, "to": target})
         state.event_seq = event["seq"]
         state.history = History.model_validate(d.write_state(state.to_json()))
@@ -216,14 +221,14 @@ class WorkflowLoop:
 
     def _trace(self, d: WorkflowDir, state: WorkflowState, line: str) -> float:
         state.trace.append(line)
-        event = self._event(d, "trace", {"line": line})
+        event = self._event(d, "trace", TraceData(line=line))
         self.on_trace(line)
         return float(event["at"])
 
     def _step(self, d: WorkflowDir, step: str) -> float:
         """Announce the work about to start; its time is the time the guardrails judge."""
         self.on_progress(step)
-        return float(self._event(d, "step", {"step": step})["at"])
+        return float(self._event(d, "step", StepData(step=step))["at"])
 
     def _stop(self, d: WorkflowDir, state: WorkflowState, stop: Stop) -> None:
         if stop.status == Status.BUDGET_EXHAUSTED or stop.rule in (Reason.STAGNATION, Reason.SPIN):
@@ -364,7 +369,7 @@ class WorkflowLoop:
         self._trace(d, state, f"[round 0] proposed -> awaiting_authorization | {len(diff)} field(s) changed, "
                               f"validation {'PASS' if report.ok else 'FAIL'}")
         self._transition(d, state, Status.AWAITING_AUTHORIZATION,
-                         data={"candidate_hash": state.rounds[0].candidate_hash})
+                         data=TransitionData(candidate_hash=state.rounds[0].candidate_hash))
 
     def _on_authorized(self, d: WorkflowDir, state: WorkflowState) -> None:
         self._transition(d, state, Status.RUNNING_BASELINE)
@@ -485,7 +490,7 @@ class WorkflowLoop:
         if effective_targets(baseline, self._goal(d, state)).require_dodgeable:
             state.baseline_fairness = self._fairness(d, state, "analysis:fair:baseline", baseline)
         state.round = 1
-        self._transition(d, state, Status.RUNNING_CANDIDATE, data={"baseline_telemetry": record.telemetry_hash})
+        self._transition(d, state, Status.RUNNING_CANDIDATE, data=TransitionData(baseline_telemetry=record.telemetry_hash))
 
     def _on_running_candidate(self, d: WorkflowDir, state: WorkflowState) -> None:
         rnd = state.current
@@ -539,9 +544,9 @@ class WorkflowLoop:
         rnd.miss_score = float(evaluation.miss_score)
         rnd.passed = bool(evaluation.passed)
         rnd.fingerprint = evaluation.fingerprint()
-        data: dict[str, Any] = {"round": rnd.round, "evaluation_hash": rnd.evaluation_hash, "passed": rnd.passed}
+        data = TransitionData(round=rnd.round, evaluation_hash=rnd.evaluation_hash, passed=rnd.passed)
         if rnd.prescreen_failed is not None:
-            data["prescreen_failed"] = rnd.prescreen_failed
+            data.prescreen_failed = rnd.prescreen_failed
         self._transition(d, state, Status.REVIEWING, data=data)
 
     def _round_context(self, d: WorkflowDir, state: WorkflowState
@@ -630,8 +635,8 @@ class WorkflowLoop:
         stop = stop or guardrails.deadline(at, state.deadline_at)
         if stop:
             return self._stop(d, state, stop)
-        self._transition(d, state, Status.REPAIRING, data={"round": n, "intent": intent,
-                                                           "phase_id": gate_result.phase_id})
+        self._transition(d, state, Status.REPAIRING, data=TransitionData(round=n, intent=intent,
+                                                                     phase_id=gate_result.phase_id))
 
     def _on_repairing(self, d: WorkflowDir, state: WorkflowState) -> None:
         rnd, baseline, candidate, goal, evaluation = self._round_context(d, state)
@@ -669,8 +674,8 @@ class WorkflowLoop:
                                   validation_hash=d.put(report.model_dump(mode="json")), diff_hash=d.put(diff)))
         state.round = n + 1
         self._transition(d, state, Status.RUNNING_CANDIDATE,
-                         data={"round": n + 1, "candidate_hash": state.current.candidate_hash,
-                               "intent": rnd.gate.intent})
+                         data=TransitionData(round=n + 1, candidate_hash=state.current.candidate_hash,
+                                             intent=rnd.gate.intent))
 
     def _offer_choice(self, d: WorkflowDir, state: WorkflowState, rnd: Round, head: str, intent_text: str,
                       baseline: BulletHellConfig, candidate: BulletHellConfig, goal: Goal | None,
@@ -710,7 +715,7 @@ class WorkflowLoop:
         self._trace(d, state, f"[round {n}] awaiting the designer's choice: {len(offered)} trade-off(s): "
                     + "; ".join(f"{t.number}. {t.title}" for t in offered))
         self._transition(d, state, Status.AWAITING_CHOICE,
-                         data={"round": n, "tradeoffs": [t.model_dump(mode="json") for t in offered]})
+                         data=TransitionData(round=n, tradeoffs=offered))
 
     # ------------------------------------------------------------------ people
     def choose(self, wf_id: str, *, number: int, actor: str) -> WorkflowState:
@@ -744,8 +749,8 @@ class WorkflowLoop:
                                       validation_hash=d.put(report.model_dump(mode="json")), diff_hash=d.put(diff)))
             state.round = rnd.round + 1
             self._transition(d, state, Status.RUNNING_CANDIDATE, at=now,
-                             data={"round": rnd.round + 1, "candidate_hash": option.candidate_hash,
-                                   "choice": rnd.choice.model_dump(mode="json")})
+                             data=TransitionData(round=rnd.round + 1, candidate_hash=option.candidate_hash,
+                                                 choice=rnd.choice))
             return state
 
     def authorize(self, wf_id: str, *, actor: str, via: str = "gcv authorize",
@@ -777,7 +782,7 @@ class WorkflowLoop:
                             engine=s.engine, player=s.player, seed=s.seed, fairness_policy=s.fairness_policy))
             state.deadline_at = now + b.deadline_seconds
             self._transition(d, state, Status.AUTHORIZED, at=now,
-                             data={"authorization": state.authorization.model_dump(mode="json")})
+                             data=TransitionData(authorization=state.authorization))
             return state
 
     def answer(self, wf_id: str, *, text: str, actor: str) -> WorkflowState:
@@ -798,7 +803,7 @@ class WorkflowLoop:
             state.answers.append(answer)
             state.terminal_reason = None
             state.terminal_message = None
-            self._transition(d, state, Status.PROPOSED, at=now, data={"answer": answer.model_dump(mode="json")})
+            self._transition(d, state, Status.PROPOSED, at=now, data=TransitionData(answer=answer))
             return state
 
     def decide(self, wf_id: str, *, decision: str, actor: str, note: str, promote: bool = False) -> WorkflowState:
@@ -830,7 +835,7 @@ class WorkflowLoop:
                     self.ws, cfg, config_hash=config_hash(BulletHellConfig.model_validate(cfg)), created_at=now,
                     source=f"promoted from {wf_id}", workflow_id=wf_id, actor=actor, note=note)
             state.human_decision = record
-            self._transition(d, state, target, at=now, data={"decision": record.model_dump(mode="json")})
+            self._transition(d, state, target, at=now, data=TransitionData(decision=record))
             return state
 
 

@@ -13,12 +13,18 @@ from gcv.evidence.bundle import export_bundle
 from gcv.evidence.finalize import finalize_evidence
 from gcv.evidence.verify import verify_bundle
 from gcv.evidence.versions import Version, evidence_version, latest
+from gcv.workflow.events import Event, parse_events
 from gcv.workflow.loop import WorkflowLoop
 from tests.support.evidenceutil import Clock, dump, load, read_zip, rehash_manifest, run_workflow, write_plain_zip
 
 
-def transitions(*targets: str) -> list[dict]:
-    return [{"type": "created", "to": "proposed"}] + [{"type": "transition", "to": t} for t in targets]
+def transitions(*targets: str) -> list[Event]:
+    """A typed history that moves through ``targets`` (payloads as a run writes them, minimal)."""
+    records: list[dict] = [{"type": "created", "to": "proposed", "data": {"request": "r", "settings": {},
+                                                                        "baseline_hash": "b"}}]
+    for source, target in zip(("proposed", *targets), targets):
+        records.append({"type": "transition", "from": source, "to": target, "data": {}})
+    return parse_events([{**r, "seq": i, "at": float(i), "prev_hash": "p", "hash": "h"} for i, r in enumerate(records)])
 
 
 def test_each_stop_is_a_version_and_a_running_workflow_is_at_an_interim_one() -> None:
