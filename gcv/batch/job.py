@@ -28,12 +28,13 @@ from gcv.batch.matrix import Matrix, expand_batch
 from gcv.batch.spec import ResolvedBatch
 from gcv.batch.stats import summarize, telling_apart_notes
 from gcv.contract.canonical import content_hash
+from gcv.contract.exits import ExitCode
 
-EXIT_OK = 0
-EXIT_USAGE = 2
-EXIT_GATE_FAILED = 8
-EXIT_CELL_ERRORS = 9
-EXIT_INTERRUPTED = 130
+EXIT_OK = ExitCode.OK
+EXIT_USAGE = ExitCode.USAGE
+EXIT_GATE_FAILED = ExitCode.GATE_FAILED
+EXIT_CELL_ERRORS = ExitCode.CELL_ERRORS
+EXIT_INTERRUPTED = ExitCode.INTERRUPTED
 
 
 class BatchUsageError(Exception):

@@ -23,9 +23,11 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-EXIT_USAGE = 2
-EXIT_ENVIRONMENT = 70
-EXIT_INTERRUPTED = 130
+from gcv.contract.exits import ExitCode
+
+EXIT_USAGE = ExitCode.USAGE
+EXIT_ENVIRONMENT = ExitCode.ENVIRONMENT
+EXIT_INTERRUPTED = ExitCode.INTERRUPTED
 DEBUG_ENV = "GCV_DEBUG"
 
 _OS_HINTS = {

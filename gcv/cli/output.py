@@ -18,9 +18,11 @@ from rich.markup import escape
 
 from gcv.cli.safe_text import safe_text
 
-EXIT_OK = 0
-EXIT_INVALID = 1
-EXIT_USAGE = 2
+from gcv.contract.exits import ExitCode
+
+EXIT_OK = ExitCode.OK
+EXIT_INVALID = ExitCode.INVALID
+EXIT_USAGE = ExitCode.USAGE
 
 
 class SafeConsole(Console):

@@ -15,6 +15,7 @@ from types import ModuleType
 import typer
 
 from gcv.cli.help_format import PlainHelpGroup
+from gcv.contract.exits import ExitCode
 
 SUMMARY = "Game-change verification: prove a designer's bullet-hell change before it ships."
 
@@ -84,7 +85,7 @@ def run(app: typer.Typer) -> None:
                            "exit_code": 2})
                 sys.exit(2)
             if "Abort" in kinds:
-                sys.exit(130)
+                sys.exit(ExitCode.INTERRUPTED)
             raise
         sys.exit(code if isinstance(code, int) else 0)
     except SystemExit:

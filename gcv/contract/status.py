@@ -19,6 +19,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
+from gcv.contract.exits import ExitCode
+
 Tone = Literal["good", "warn", "bad", "neutral", "active"]
 
 
@@ -62,13 +64,15 @@ class Status(StrEnum):
 
 _RUNNING = frozenset({Status.PROPOSED, Status.AUTHORIZED, Status.RUNNING_BASELINE, Status.RUNNING_CANDIDATE,
                       Status.REVIEWING, Status.REPAIRING})
-EXIT_INTERRUPTED = 8
+EXIT_INTERRUPTED = ExitCode.LEFT_RUNNING  # the name the status table has always used
 
 _EXIT: dict[Status, int] = {
-    Status.EVIDENCE_READY: 0, Status.ACCEPTED: 0, Status.REVISION_REQUESTED: 0, Status.ROLLED_BACK: 0,
-    Status.NEEDS_CLARIFICATION: 3, Status.OUT_OF_SCOPE: 3, Status.NO_CHANGE: 3,
-    Status.BLOCKED: 4, Status.BUDGET_EXHAUSTED: 5, Status.FAILED: 6, Status.AWAITING_AUTHORIZATION: 7,
-    Status.AWAITING_CHOICE: 7,
+    Status.EVIDENCE_READY: ExitCode.OK, Status.ACCEPTED: ExitCode.OK, Status.REVISION_REQUESTED: ExitCode.OK,
+    Status.ROLLED_BACK: ExitCode.OK,
+    Status.NEEDS_CLARIFICATION: ExitCode.ATTENTION, Status.OUT_OF_SCOPE: ExitCode.ATTENTION,
+    Status.NO_CHANGE: ExitCode.ATTENTION,
+    Status.BLOCKED: ExitCode.BLOCKED, Status.BUDGET_EXHAUSTED: ExitCode.BUDGET_EXHAUSTED, Status.FAILED: ExitCode.FAILED,
+    Status.AWAITING_AUTHORIZATION: ExitCode.WAITING, Status.AWAITING_CHOICE: ExitCode.WAITING,
     **{s: EXIT_INTERRUPTED for s in _RUNNING},
 }
 

@@ -17,12 +17,13 @@ events written before these types existed read back unchanged.
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Iterable, Literal, Union
 
-from pydantic import ConfigDict, Field, RootModel, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from gcv.contract.base import GcvModel
-from gcv.contract.jsonschema_check import model_schema
+from gcv.contract.jsonschema_check import SCHEMA_BASE_URL, SCHEMA_DIALECT, normalize_schema
 from gcv.contract.status import Status
 from gcv.repair.models import Choice, TradeOff
 from gcv.workflow.state import Answer, Authorization, HumanDecision, Settings
@@ -112,8 +113,10 @@ class StepEvent(_Event):
 Event = Annotated[Union[CreatedEvent, TransitionEvent, TraceEvent, StepEvent], Field(discriminator="type")]
 
 
-class WorkflowEvent(RootModel[Event]):
-    """One line of ``events.jsonl``."""
+@functools.cache
+def _adapter() -> TypeAdapter[Event]:
+    """One line of ``events.jsonl`` (built at first use, as the models are)."""
+    return TypeAdapter(Event)
 
 
 class HistoryError(ValueError):
@@ -127,7 +130,7 @@ class HistoryError(ValueError):
 def parse_event(record: dict[str, Any], position: int = 0) -> Event:
     """One recorded event, typed; ``HistoryError`` names the event and the field."""
     try:
-        return WorkflowEvent.model_validate(record).root
+        return _adapter().validate_python(record)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = [str(p) for p in first["loc"]]
@@ -159,9 +162,11 @@ def last_step(events: Iterable[Event]) -> StepEvent | None:
 
 def event_json_schema() -> dict[str, Any]:
     """The JSON Schema of one line of ``events.jsonl`` (``schemas/workflow_event.schema.json``)."""
-    return model_schema(WorkflowEvent, EVENT_SCHEMA_FILE)
+    schema = normalize_schema(_adapter().json_schema())
+    return {"$schema": SCHEMA_DIALECT, "$id": SCHEMA_BASE_URL + EVENT_SCHEMA_FILE, "title": "WorkflowEvent",
+            "description": "One line of events.jsonl.", **schema}
 
 
 __all__ = ["Event", "EventData", "CreatedEvent", "TransitionEvent", "TraceEvent", "StepEvent", "CreatedData", "TransitionData",
-           "TraceData", "StepData", "WorkflowEvent", "HistoryError", "parse_event", "parse_events", "transitions",
+           "TraceData", "StepData", "HistoryError", "parse_event", "parse_events", "transitions",
            "trace_lines", "last_step", "event_json_schema", "EVENT_SCHEMA_FILE"]

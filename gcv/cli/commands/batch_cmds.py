@@ -21,6 +21,7 @@ from rich.text import Text
 from gcv.cli.output import console, emit_json, fail_usage
 from gcv.cli.failures import raise_if_environment
 from gcv.cli.tables import Col, print_table
+from gcv.contract.exits import ExitCode
 
 SCHEDULER_ENV = "GCV_DASK_SCHEDULER"
 
@@ -178,7 +179,7 @@ def batch(
     except BatchSpecError as exc:
         fail_usage(exc.message, json_mode=json_mode, file=exc.file, detail=exc.path_in_doc, role="batch spec")
     except KeyboardInterrupt:  # nothing ran yet
-        raise typer.Exit(130) from None
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
     err = console(stderr=True)
     if "python-sim" in resolved.spec.engines:
         from engine_runners import native  # settle python-sim's path (builds the native core once)

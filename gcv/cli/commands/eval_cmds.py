@@ -31,11 +31,12 @@ from gcv.cli.failures import raise_if_environment
 
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
+from gcv.contract.exits import ExitCode
 
 app = typer.Typer()
 
 EXIT_BELOW_MIN = EXIT_INVALID
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = ExitCode.INTERRUPTED
 
 
 def _pct(tally: dict[str, Any]) -> str:

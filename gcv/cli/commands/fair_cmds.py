@@ -25,10 +25,11 @@ from gcv.cli.tables import Col, print_table
 from gcv.cli.failures import raise_if_environment
 
 from gcv.cli.output import EXIT_USAGE, console, emit_json, fail_usage
+from gcv.contract.exits import ExitCode
 
-EXIT_FAIR = 0
-EXIT_UNFAIR = 1
-EXIT_UNDETERMINED = 3
+EXIT_FAIR = ExitCode.OK
+EXIT_UNFAIR = ExitCode.INVALID
+EXIT_UNDETERMINED = ExitCode.ATTENTION
 VERDICT_EXIT = {"fair": EXIT_FAIR, "unfair": EXIT_UNFAIR, "undetermined": EXIT_UNDETERMINED}
 MAX_SEED = (1 << 63) - 1
 # Mirrors of gcv.analysis.budget (not imported here: `gcv --help` stays fast); a test holds them equal.

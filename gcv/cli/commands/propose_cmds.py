@@ -21,9 +21,10 @@ from rich.text import Text
 from gcv.cli.commands.request_text import RequestTextCommand
 from gcv.cli.output import EXIT_OK, EXIT_USAGE, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
+from gcv.contract.exits import ExitCode
 
-EXIT_ATTENTION = 3  # needs_clarification / out_of_scope / no_change
-EXIT_BLOCKED = 4
+EXIT_ATTENTION = ExitCode.ATTENTION  # needs_clarification / out_of_scope / no_change
+EXIT_BLOCKED = ExitCode.BLOCKED
 EXIT_CODES: dict[str, int] = {"accepted": EXIT_OK, "needs_clarification": EXIT_ATTENTION,
                               "out_of_scope": EXIT_ATTENTION, "no_change": EXIT_ATTENTION,
                               "blocked": EXIT_BLOCKED}

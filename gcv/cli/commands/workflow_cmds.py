@@ -20,8 +20,9 @@ from gcv.cli.commands.request_text import RequestTextCommand
 from gcv.cli.failures import EXIT_ENVIRONMENT, EXIT_USAGE
 from gcv.cli.output import console, emit_json, fail_usage
 from gcv.cli.tables import Col, print_table
+from gcv.contract.exits import ExitCode
 
-EXIT_INTERRUPTED = 130  # Ctrl-C or SIGTERM: the workflow is resumable
+EXIT_INTERRUPTED = ExitCode.INTERRUPTED  # Ctrl-C or SIGTERM: the workflow is resumable
 # Evidence that could not be written, by the failure's kind (gcv.service.results.EvidenceFailure).
 # A use case's refusal (gcv.service.errors) is always the caller's to fix: exit 2 (fail_usage).
 EVIDENCE_EXIT = {"damaged": EXIT_USAGE, "environment": EXIT_ENVIRONMENT, "internal": EXIT_ENVIRONMENT}
