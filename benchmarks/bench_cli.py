@@ -1,11 +1,17 @@
 """Benchmark of the CLI's start-up and of the README's ``gcv run`` (prints figures; not a test).
 
-Measures three commands as a user runs them, each in a fresh process through the installed
+Measures these commands as a user runs them, each in a fresh process through the installed
 ``gcv`` entry point (the console script beside this interpreter):
 
-- ``gcv --help``
-- ``gcv validate artifacts/baselines/shrine_trial.json``
-- ``gcv run README_REQUEST --yes`` (a fresh, empty ``GCV_HOME`` for every run)
+- ``help``: ``gcv --help``
+- ``validate``: ``gcv validate artifacts/baselines/shrine_trial.json``
+- ``run``: ``gcv run README_REQUEST --yes`` (a fresh, empty ``GCV_HOME`` for every run; it
+  ends awaiting the designer's choice, exit 7, which counts as done)
+- ``status``, ``status-json``: ``gcv status WF`` and ``gcv status WF --json``
+- ``list``, ``list-json``: ``gcv list`` and ``gcv list --json``
+
+The read-only commands share one workspace per checkout, made once before the warm-up by that
+checkout's own ``gcv run README_REQUEST --yes`` (WF is its workflow); they leave it unchanged.
 
 For each: the median CPU time of the process (user + system, from ``getrusage`` of the
 children) and the median wall time over ``--repeat`` runs, after one warm-up run that also
@@ -20,7 +26,7 @@ imports (cumulative), the import time per top-level package (self times summed) 
 heavy libraries the command imported at all (pydantic, numpy, matplotlib, pandas, pyarrow,
 rich, PIL). ``-X importtime`` itself slows imports down; read those as proportions.
 
-Usage: python benchmarks/bench_cli.py [--repeat 11] [--against DIR] [--commands help,validate,run]
+Usage: python benchmarks/bench_cli.py [--repeat 11] [--against DIR] [--commands help,validate,run,status,list]
                                       [--top 12] [--json]
 """
 
@@ -44,11 +50,20 @@ ROOT = Path(__file__).resolve().parents[1]
 REQUEST = ("make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep "
            "the low FPS at 55 or above")
 HEAVY = ("pydantic", "numpy", "matplotlib", "pandas", "pyarrow", "rich", "PIL", "jsonschema")
+# command -> its arguments, given the checkout and the prepared workspace's workflow id
 COMMANDS = {
-    "help": lambda root: ["--help"],
-    "validate": lambda root: ["validate", str(root / "artifacts" / "baselines" / "shrine_trial.json")],
-    "run": lambda root: ["run", REQUEST, "--yes"],
+    "help": lambda root, wf: ["--help"],
+    "validate": lambda root, wf: ["validate", str(root / "artifacts" / "baselines" / "shrine_trial.json")],
+    "run": lambda root, wf: ["run", REQUEST, "--yes"],
+    "status": lambda root, wf: ["status", wf],
+    "status-json": lambda root, wf: ["status", wf, "--json"],
+    "list": lambda root, wf: ["list"],
+    "list-json": lambda root, wf: ["list", "--json"],
 }
+# the read-only commands: they run in the checkout's prepared workspace (see ``prepare``)
+IN_WORKSPACE = {"status", "status-json", "list", "list-json"}
+# exit codes that count as done: the README's request ends awaiting the designer's choice (7)
+DONE = {"run": {0, 7}}
 _LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \| (\s*)(\S+)")
 
 
@@ -66,25 +81,45 @@ def environment(root: Path, home: Path) -> dict[str, str]:
     return env
 
 
+# checkout -> (its prepared workspace, the workflow id in it)
+WORKSPACES: dict[Path, tuple[Path, str]] = {}
+
+
+def prepare(root: Path) -> tuple[Path, str]:
+    """The checkout's workspace for the read-only commands: one README run, made once."""
+    if root not in WORKSPACES:
+        home = Path(tempfile.mkdtemp(prefix="gcv-bench-cli-ws-"))
+        done = subprocess.run([*entry_point(), *COMMANDS["run"](root, "")], cwd=home, env=environment(root, home),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=300)
+        found = sorted(p.name for p in (home / "workflows").glob("*") if p.is_dir())
+        if done.returncode not in DONE["run"] or len(found) != 1:
+            raise SystemExit(f"{root}: preparing the workspace: gcv run exited {done.returncode} with "
+                             f"{len(found)} workflow(s):\n{done.stderr[-2000:]}")
+        WORKSPACES[root] = (home, found[0])
+    return WORKSPACES[root]
+
+
 def run_once(root: Path, command: str, extra: list[str] | None = None) -> tuple[float, float, str]:
     """(cpu seconds, wall seconds, stderr) of one fresh process."""
-    home = Path(tempfile.mkdtemp(prefix="gcv-bench-cli-"))
+    shared = command in IN_WORKSPACE
+    home, wf = prepare(root) if shared else (Path(tempfile.mkdtemp(prefix="gcv-bench-cli-")), "")
     try:
         argv = entry_point()
         if extra:
             argv = [argv[0], *extra, *argv[1:]]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run([*argv, *COMMANDS[command](root)], cwd=home, env=environment(root, home),
+        done = subprocess.run([*argv, *COMMANDS[command](root, wf)], cwd=home, env=environment(root, home),
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=300)
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if done.returncode != 0:
+        if done.returncode not in DONE.get(command, {0}):
             raise SystemExit(f"{root}: gcv {command} exited {done.returncode}:\n{done.stderr[-2000:]}")
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         return cpu, wall, done.stderr
     finally:
-        shutil.rmtree(home, ignore_errors=True)
+        if not shared:
+            shutil.rmtree(home, ignore_errors=True)
 
 
 def import_profile(root: Path, command: str, top: int) -> dict[str, object]:
@@ -109,10 +144,19 @@ def import_profile(root: Path, command: str, top: int) -> dict[str, object]:
 
 
 def main() -> int:
+    try:
+        return measure()
+    finally:
+        for home, _ in WORKSPACES.values():
+            shutil.rmtree(home, ignore_errors=True)
+
+
+def measure() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=11)
     ap.add_argument("--against", type=Path, help="another checkout to compare with (e.g. main)")
-    ap.add_argument("--commands", default="help,validate,run")
+    ap.add_argument("--commands", default="help,validate,run",
+                    help=f"comma-separated, from {', '.join(COMMANDS)}")
     ap.add_argument("--top", type=int, default=12)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -127,6 +171,8 @@ def main() -> int:
         roots["against"] = args.against.resolve()
 
     for root in roots.values():  # warm-up: bytecode cache written, files in the page cache
+        if IN_WORKSPACE & set(commands):
+            prepare(root)
         for command in commands:
             run_once(root, command)
     samples: dict[str, dict[str, list[tuple[float, float]]]] = {k: {c: [] for c in commands} for k in roots}

@@ -24,56 +24,21 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator, Literal
+from typing import Any, Iterator
 
 import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError as JsonSchemaError
-from pydantic import BaseModel
 
 from gcv.contract.goal import Goal
 from gcv.contract.loading import find_repo_root
 from gcv.contract.models import BulletHellConfig
+# built without a validator (gcv.contract.schema_form), re-exported here with the checks
+from gcv.contract.schema_form import SCHEMA_BASE_URL, SCHEMA_DIALECT, model_schema, normalize_schema
 from gcv.contract.types import DECIMALS_KEYWORD, decimal_places
 
-SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
-SCHEMA_BASE_URL = "https://gcv.dev/schemas/"
 CONFIG_SCHEMA_FILE = "bullet_hell.schema.json"
 GOAL_SCHEMA_FILE = "goal.schema.json"
-
-_BOUNDS = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
-
-
-def normalize_schema(node: Any) -> Any:
-    """Pydantic output -> standard JSON Schema (see module docstring). Pure; returns a copy."""
-    if isinstance(node, list):
-        return [normalize_schema(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out: dict[str, Any] = {}
-    is_schema = any(k in node for k in ("type", "$ref", "anyOf", "enum", "const"))
-    for key, value in node.items():
-        if is_schema and key in _BOUNDS and isinstance(value, (int, float)):
-            out[_BOUNDS[key]] = value
-        elif key == "description" and value == "":
-            continue
-        elif key == "properties" and isinstance(value, dict):
-            # property names are data, not keywords: normalize the values only
-            out[key] = {name: normalize_schema(sub) for name, sub in value.items()}
-        else:
-            out[key] = normalize_schema(value)
-    return out
-
-
-def model_schema(model: type[BaseModel], file_name: str,
-                 mode: Literal["validation", "serialization"] = "validation") -> dict[str, Any]:
-    """The committed form of a model's JSON Schema: normalized, with ``$schema`` and ``$id``.
-
-    Inputs use the validation form (fields with defaults are optional); outputs that GCV
-    writes use the serialization form (every field is always present).
-    """
-    schema = normalize_schema(model.model_json_schema(mode=mode))
-    return {"$schema": SCHEMA_DIALECT, "$id": SCHEMA_BASE_URL + file_name, **schema}
 
 
 def config_schema() -> dict[str, Any]:

@@ -122,3 +122,15 @@ class Choice(GcvModel):
     actor: str
     at: float
     widened: bool = Field(description="the option moves something outside the authorized scope")
+
+
+class SearchRung(GcvModel):
+    """One rung tried: its ratio, the value it gives, and what the reference made of it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ratio: str
+    value: float | int | None = None
+    outcome: str = Field(description="passes | fails | refused | invalid | same_as_earlier")
+    failed_checks: list[str] = Field(default_factory=list)
+    miss_score: float | None = None

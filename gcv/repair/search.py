@@ -29,9 +29,6 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from pydantic import ConfigDict, Field
-
-from gcv.contract.base import GcvModel
 from gcv.contract.goal import Goal
 from gcv.contract.intents import (INCREASE_WAVE_INTERVAL, REDUCE_BULLET_LIFETIME, REDUCE_BULLET_SPEED,
                                   REDUCE_BULLETS_PER_WAVE, REDUCE_PATTERN_LAYERS)
@@ -41,7 +38,7 @@ from gcv.evaluation.gameplay import gameplay_only
 from gcv.evaluation.models import Evaluation
 from gcv.repair.calculators import apply_repair
 from gcv.repair.intents import INTENT_FIELD
-from gcv.repair.models import RepairOutcome
+from gcv.repair.models import RepairOutcome, SearchRung  # the record lives with the others
 from gcv.validation.validate import validate
 
 F = Fraction
@@ -62,18 +59,6 @@ LADDERS: dict[str, tuple[Fraction, ...]] = {
 }
 
 Simulate = Callable[[BulletHellConfig], dict[str, Any]]
-
-
-class SearchRung(GcvModel):
-    """One rung tried: its ratio, the value it gives, and what the reference made of it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    ratio: str
-    value: float | int | None = None
-    outcome: str = Field(description="passes | fails | refused | invalid | same_as_earlier")
-    failed_checks: list[str] = Field(default_factory=list)
-    miss_score: float | None = None
 
 
 def search_repair(*, candidate: BulletHellConfig, intent: str, phase_id: str | None, evaluation: Evaluation,

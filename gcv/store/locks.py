@@ -19,12 +19,14 @@ import sys
 import threading
 from pathlib import Path
 from types import TracebackType
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING
 
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.errors import StoreError, WorkflowLocked
 from gcv.store.safe_open import SMALL_CAP, check_workspace_file, read_workspace_bytes
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 _GUARD = threading.Lock()
 _HELD: dict[Path, tuple[int, int, FileLock]] = {}  # path -> (thread id, depth, lock)
@@ -56,6 +58,10 @@ class WorkflowLock:
         # the lock file is opened for writing and truncated: never through a link out of the
         # workflow's folder, never a FIFO or a device (gcv.store.safe_open)
         check_workspace_file(self.path, within=self.path.parent)
+        # lazy: only a writer locks; the library and the 29 modules it imports (logging, secrets...)
+        # are about 10 ms that `gcv status` and `gcv list`, which only read, do not pay
+        from filelock import FileLock, Timeout
+
         lock = FileLock(self.path, timeout=0, thread_local=False, is_singleton=False)
         try:
             lock.acquire()

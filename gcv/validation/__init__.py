@@ -1,11 +1,9 @@
 """Validation: the schema, reference, rules and safety layers, and the report they produce.
 
-Imports only point down (``gcv.contract``, ``gcv.sim``). Entry point: :func:`validate`.
+Imports only point down (``gcv.contract``, ``gcv.sim``). Entry point:
+:func:`gcv.validation.validate.validate`; the field diff is ``gcv.validation.diff`` and the
+report's models ``gcv.validation.report``.
+
+Nothing is imported here, so that reading a model or a diff (``gcv status``, ``gcv list``)
+does not load the validators and jsonschema behind them; import from the modules.
 """
-
-from gcv.validation.diff import FieldChange, diff_configs
-from gcv.validation.report import LayerResult, ValidationIssue, ValidationReport
-from gcv.validation.validate import validate
-
-__all__ = ["FieldChange", "LayerResult", "ValidationIssue", "ValidationReport", "diff_configs",
-           "validate"]

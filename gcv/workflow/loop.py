@@ -29,13 +29,10 @@ from __future__ import annotations
 
 import getpass
 import hashlib
-import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-from pydantic import ValidationError
 
 from gcv.agents.base import RequirementDecision
 from gcv.agents.errors import AgentError, CallBudget
@@ -63,7 +60,7 @@ from gcv.repair.scope import default_scope, in_scope, offer_tradeoffs, option_fi
 from gcv.repair.search import search_repair
 from gcv.sim.telemetry import desync
 from gcv.store.catalog import Workspace
-from gcv.store.errors import CorruptLog, StoreError
+from gcv.store.errors import CorruptLog
 from gcv.store.locks import WorkflowLock
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.validation.diff import diff_configs
@@ -72,6 +69,7 @@ from gcv.workflow import guardrails
 from gcv.workflow.activities import Activities, default_activities, run_request
 from gcv.workflow.events import CreatedData, EventData, StepData, TraceData, TransitionData, parse_event
 from gcv.workflow.guardrails import Stop
+from gcv.workflow.reading import WorkflowError, read_workflow, workflow_dir
 from gcv.workflow.state import (CAPTURE_TICKS, Answer, Authorization, Budgets, FairnessRecord, History,
                                 HumanDecision, PopulationRecord,
                                 RepairRecord, RequirementOutcome, Round, RunRecord, Scope, Settings, Usage,
@@ -81,10 +79,6 @@ from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transi
 PYTHON_SIM = "python-sim"  # the reference simulator, as an engine
 FAIRNESS_BUDGET_SECONDS = 30.0  # per config; the analysis says "undetermined" when it runs out
 TOKEN_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-
-
-class WorkflowError(Exception):
-    """The workflow cannot do what was asked (unknown id, wrong status, corrupt files...)."""
 
 
 def new_workflow_id(request: str, now: float) -> str:
@@ -153,33 +147,16 @@ class WorkflowLoop:
 
     # ------------------------------------------------------------------ reading
     def _dir(self, wf_id: str) -> WorkflowDir:
-        try:
-            d = self.ws.workflow_dir(wf_id)
-        except StoreError as exc:
-            raise WorkflowError(str(exc)) from None
-        if not os.path.lexists(d.state_path):  # something else there is refused by read_state, naming it
-            raise WorkflowError(f"no workflow {wf_id!r} in {self.ws.root}; see `gcv list`")
-        return d
+        return workflow_dir(self.ws, wf_id)
 
     def lock(self, wf_id: str) -> WorkflowLock:
         """The workflow's writer lock, for a command that does several steps as one writer."""
         return self._dir(wf_id).lock()
 
     def load(self, wf_id: str) -> tuple[WorkflowDir, WorkflowState]:
-        """The workflow's folder and typed state, read only (nothing is changed)."""
-        d = self._dir(wf_id)
-        try:
-            data = d.read_state()
-            state = WorkflowState.model_validate(data)
-            d.check_history(data)  # a truncated, emptied or deleted log is refused before anyone believes the state
-            return d, state
-        except StoreError as exc:
-            raise WorkflowError(str(exc)) from None
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise WorkflowError(f"{d.state_path} does not hold a workflow state ({where}: {first['msg']}); it was "
-                                "damaged or written by another program") from None
+        """The workflow's folder and typed state, read only (nothing is changed;
+        ``gcv.workflow.reading.read_workflow``, which needs no loop)."""
+        return read_workflow(self.ws, wf_id)
 
     def _load_for_writing(self, wf_id: str) -> tuple[WorkflowDir, WorkflowState]:
         """Load under the lock, refuse a corrupt log, and drop the events of a step that was

@@ -16,11 +16,10 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 
 from gcv.contract.base import GcvModel
-from gcv.contract.jsonschema_check import model_schema
 from gcv.contract.policies import DEFAULT_FAIRNESS_POLICY, FairnessPolicy
+from gcv.contract.schema_form import model_schema
 from gcv.contract.status import Reason, Status
-from gcv.repair.models import AllowedIntents, Choice, GateResult, RepairScope, ReviewVerdict, TradeOff
-from gcv.repair.search import SearchRung
+from gcv.repair.models import AllowedIntents, Choice, GateResult, RepairScope, ReviewVerdict, SearchRung, TradeOff
 from gcv.validation.diff import FieldChange
 
 STATE_ID = "gcv.workflow/1"

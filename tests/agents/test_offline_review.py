@@ -13,7 +13,8 @@ from gcv.agents.review import (
     review_provider_names,
 )
 from gcv.contract.goal import Goal
-from gcv.repair import allowed_intents, apply_repair, gate
+from gcv.repair.calculators import apply_repair
+from gcv.repair.policy import allowed_intents, gate
 from tests.support.evalutil import base, base_telemetry, edit, evaluation, over_budget, run, too_many_hits, variant
 
 

@@ -7,7 +7,9 @@ from fractions import Fraction
 import pytest
 
 from gcv.contract.goal import DesignerConstraints, Goal
-from gcv.evaluation import Evaluation, effective_targets, evaluate, round_half_up
+from gcv.evaluation.evaluate import evaluate
+from gcv.evaluation.models import Evaluation
+from gcv.evaluation.targets import effective_targets, round_half_up
 from tests.support.evalutil import (
     base, base_telemetry, edit, evaluation, over_budget, run, too_many_hits, variant, with_targets,
 )

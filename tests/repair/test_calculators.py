@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from gcv.contract.goal import Goal, ParameterEdit
-from gcv.repair import PatternLoad, apply_repair, spawn_rate
+from gcv.repair.calculators import PatternLoad, apply_repair, spawn_rate
 from gcv.repair.calculators import (
     danger_factor, floor_hundredths, increase_wave_interval, reduce_bullet_lifetime,
     reduce_bullet_speed, reduce_bullets_per_wave, reduce_pattern_layers,

@@ -6,7 +6,8 @@ import pytest
 
 from gcv.agents.base import REPAIR_INTENTS, ReviewVerdict
 from gcv.contract.goal import Goal, ParameterEdit
-from gcv.repair import AllowedIntents, allowed_intents, gate
+from gcv.repair.models import AllowedIntents
+from gcv.repair.policy import allowed_intents, gate
 from tests.support.evalutil import base, base_telemetry, edit, evaluation, over_budget, run, too_many_hits, variant
 
 LOAD = ["REDUCE_BULLETS_PER_WAVE", "INCREASE_WAVE_INTERVAL", "REDUCE_BULLET_LIFETIME"]

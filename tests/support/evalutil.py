@@ -10,7 +10,8 @@ from typing import Any
 from gcv.contract.goal import Goal
 from gcv.contract.loading import load_config
 from gcv.contract.models import BulletHellConfig
-from gcv.evaluation import Evaluation, evaluate
+from gcv.evaluation.evaluate import evaluate
+from gcv.evaluation.models import Evaluation
 from gcv.sim.engine import Simulation
 from gcv.sim.program import compile_program
 

@@ -17,7 +17,9 @@ from gcv.contract.canonical import canonical_json, config_hash
 from gcv.contract.jsonschema_check import GcvValidator
 from gcv.contract.loading import GcvInputError, parse_json_text
 from gcv.contract.models import BulletHellConfig
-from gcv.validation import ValidationReport, diff_configs, validate
+from gcv.validation.diff import diff_configs
+from gcv.validation.report import ValidationReport
+from gcv.validation.validate import validate
 from tests.support.strategies import decimals, valid_config_data, valid_configs
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,8 @@ from gcv.contract.loading import GcvInputError
 from gcv.contract.models import BulletHellConfig
 from gcv.sim.program import compile_program
 from gcv.sim.schedule import emission_schedule
-from gcv.validation import diff_configs, validate
+from gcv.validation.diff import diff_configs
+from gcv.validation.validate import validate
 from gcv.validation import schema_layer
 from gcv.validation.report import ValidationIssue, ValidationReport
 from gcv.validation.rules_layer import check_rules, duplicate_bullets

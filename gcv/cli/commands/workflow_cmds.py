@@ -49,17 +49,18 @@ def _engine(json_mode: bool, quiet: bool = False):
     return WorkflowLoop(_workspace(), on_trace=trace)
 
 
-def summary_object(engine, state) -> dict[str, Any]:
-    """The machine summary of a workflow (the `--json` object of run/resume/status)."""
-    from gcv.workflow.summary import summary_object as summary  # lazy, as above
+def summary_object(ws, state) -> dict[str, Any]:
+    """The machine summary of a workflow in the workspace ``ws`` (the `--json` object of
+    run/resume/status). It reads the workflow's files only: no loop (``gcv status``)."""
+    from gcv.workflow.summary import summary_object as summary  # lazy: the state's models, pydantic
 
-    return summary(engine.ws.workflow_dir(state.id), state)
+    return summary(ws.workflow_dir(state.id), state)
 
 
-def _print_summary(engine, state) -> None:
+def _print_summary(ws, state) -> None:
     con = console()
-    s = summary_object(engine, state)
-    d = engine.ws.workflow_dir(state.id)
+    s = summary_object(ws, state)
+    d = ws.workflow_dir(state.id)
     from gcv.contract.status import Status  # lazy, as above
 
     colour = {"good": "green", "warn": "yellow", "bad": "red", "neutral": "cyan", "active": "blue"}[
@@ -178,10 +179,10 @@ def _finish(engine, state, json_mode: bool, *, evidence: bool = True, open_repor
     asks = _asks(engine, state)
     if json_mode:
         extra = {"answer_command": f'gcv answer {state.id} "ANSWER"', "asks": asks} if asks is not None else {}
-        emit_json({**summary_object(engine, state), "evidence": paths, **opened, "evidence_written": written is not None,
+        emit_json({**summary_object(engine.ws, state), "evidence": paths, **opened, "evidence_written": written is not None,
                    **extra, "exit_code": exit_code})
     else:
-        _print_summary(engine, state)
+        _print_summary(engine.ws, state)
         con = console()
         if asks is not None:
             _print_answer_hint(con, state.id, asks)
@@ -229,7 +230,7 @@ def _write_junit(engine, state, path: Path, json_mode: bool) -> str:
     from gcv.evidence.junit import workflow_junit, write_junit
 
     try:
-        write_junit(path, workflow_junit(summary_object(engine, state)))
+        write_junit(path, workflow_junit(summary_object(engine.ws, state)))
     except OSError as exc:
         raise_if_environment(exc, path)  # a full or read-only disk: exit 70
         fail_usage(f"cannot write the JUnit file: {exc.strerror or exc}", json_mode=json_mode, file=str(path))
@@ -372,7 +373,7 @@ def run(
                 elif sys.stdin.isatty() and not json_mode:
                     from gcv.cli.commands.propose_cmds import print_change  # lazy, as above
 
-                    print_change(console(stderr=True), summary_object(engine, state)["change"],
+                    print_change(console(stderr=True), summary_object(engine.ws, state)["change"],
                                  title=f"what will run: the candidate against {source}")
                     ok = typer.confirm(f"Authorize 1 baseline run and up to {max_runs} candidate runs on "
                                        f"{engine_name} (fair-fight policy {fairness_policy})?", default=False)
@@ -457,17 +458,18 @@ def resume(wf_id: str = typer.Argument(..., metavar="WF"),
 def status(wf_id: str = typer.Argument(..., metavar="WF"),
            json_mode: bool = typer.Option(False, "--json")) -> None:
     """Show a workflow's state, checks and trace."""
-    from gcv.workflow.loop import WorkflowError
+    # lazy, and not the loop: reading a workflow needs the store and the state's models only
+    from gcv.workflow.reading import WorkflowError, read_workflow
 
-    engine = _engine(json_mode, quiet=True)
+    ws = _workspace()
     try:
-        _, state = engine.load(wf_id)
+        _, state = read_workflow(ws, wf_id)
     except WorkflowError as exc:
         fail_usage(str(exc), json_mode=json_mode)
     if json_mode:
-        emit_json(summary_object(engine, state))
+        emit_json(summary_object(ws, state))
     else:
-        _print_summary(engine, state)
+        _print_summary(ws, state)
 
 @app.command("reindex")
 def reindex(json_mode: bool = typer.Option(False, "--json")) -> None:
