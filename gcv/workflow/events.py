@@ -23,7 +23,7 @@ from typing import Annotated, Any, Iterable, Literal, Union
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from gcv.contract.base import GcvModel
-from gcv.contract.jsonschema_check import SCHEMA_BASE_URL, SCHEMA_DIALECT, normalize_schema
+from gcv.contract.schema_form import SCHEMA_BASE_URL, SCHEMA_DIALECT, normalize_schema
 from gcv.contract.status import Status
 from gcv.repair.models import Choice, TradeOff
 from gcv.workflow.state import Answer, Authorization, HumanDecision, Settings
