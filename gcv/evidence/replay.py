@@ -277,7 +277,8 @@ class LoopReplay:
             loop.authorize(wf_id, actor=auth["actor"], via=auth["via"], budgets=Budgets.model_validate(auth["budgets"]),
                            fairness_policy=(auth.get("scope") or {}).get("fairness_policy"),
                            repair_scope=(RepairScope.model_validate(auth["repair_scope"])
-                                         if auth.get("repair_scope") else None))
+                                         if auth.get("repair_scope") else None),
+                           second_reading_check=bool(auth.get("second_reading")))
             return True
         if target == Status.RUNNING_CANDIDATE and data.get("choice"):
             choice = data["choice"]
