@@ -22,8 +22,9 @@ values the words mean on the baseline):
   holds when the final value moves the same way from the baseline (strictly);
 * "reverse the rotation": the final phase turns, and the other way from the baseline;
 * each target the words state ("never more than 350 bullets alive", "low FPS at 55 or above",
-  "at most 3 hits", "keep it dodgeable"): the final candidate's target is at least as strict.
-  Whether the fight measures up to its targets is the checks' job (docs/repair.md section 2).
+  "at most 3 hits", "keep it dodgeable"): the target the final evaluation held the candidate
+  to is at least as strict (part of the result, like the diff). Whether the fight measures up
+  to it is the checks' job (docs/repair.md section 2); evidence_ready needs every one to pass.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from gcv.contract.base import GcvModel
 from gcv.contract.goal import EDITABLE_FIELDS, Goal
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.names import field_label, value_with_unit
+from gcv.evaluation.models import EffectiveTargets
 
 READER = f"offline {MODEL_NAME}"
 Rule = Literal["equals", "direction", "reversed", "at_most", "at_least"]
@@ -160,16 +162,19 @@ def _edit_items(goal: Goal, baseline: BulletHellConfig, asked: BulletHellConfig,
     return items
 
 
-def _target_items(goal: Goal, final: BulletHellConfig) -> list[AskedItem]:
+def _target_items(goal: Goal, final: BulletHellConfig, judged: EffectiveTargets | None) -> list[AskedItem]:
+    """What the candidate was held to (the final evaluation's targets when given, else the
+    candidate config's own) against each target the words state."""
     items: list[AskedItem] = []
     c = goal.constraints
+    held = judged if judged is not None else final.targets
     for name, said, rule in (("max_alive_bullets", c.max_alive_bullets, "at_most"),
                              ("max_player_hits", c.max_player_hits, "at_most"),
                              ("min_low_fps", c.min_low_fps, "at_least")):
         if said is None:
             continue
         p = f"$.targets.{name}"
-        value = getattr(final.targets, name)
+        value = getattr(held, name)
         holds = _exact(value) <= _exact(said) if rule == "at_most" else _exact(value) >= _exact(said)
         bound = "at most" if rule == "at_most" else "at least"
         items.append(AskedItem(asked=f"{field_label(p)}: {bound} {value_with_unit(p, said)}", path=p, rule=rule,  # type: ignore[arg-type]
@@ -178,15 +183,17 @@ def _target_items(goal: Goal, final: BulletHellConfig) -> list[AskedItem]:
     if c.require_dodgeable:
         p = "$.targets.require_dodgeable"
         items.append(AskedItem(asked=f"{field_label(p)}: yes", path=p, rule="equals", expected="yes",
-                               found=value_with_unit(p, final.targets.require_dodgeable),
-                               holds=final.targets.require_dodgeable is True))
+                               found=value_with_unit(p, held.require_dodgeable),
+                               holds=held.require_dodgeable is True))
     return items
 
 
 def second_reading(request: str, answers: Sequence[str], baseline: BulletHellConfig,
-                   final: BulletHellConfig) -> SecondReading:
+                   final: BulletHellConfig, targets: EffectiveTargets | None = None) -> SecondReading:
     """Read ``request`` (and the designer's ``answers``) afresh and check ``final`` against
-    ``baseline`` for each thing asked. Pure: the same words and configs give the same list."""
+    ``baseline`` for each thing asked; ``targets``: what the final evaluation held ``final`` to
+    (``Evaluation.targets``; the config's own targets when not given). Pure: the same words and
+    inputs give the same list."""
     decision = decide(request, baseline, follow_ups=list(answers))
     if decision.decision != "accepted" or decision.goal is None:
         return SecondReading(verdict="unread", note=f"the offline reader does not accept the words on its own "
@@ -197,7 +204,7 @@ def second_reading(request: str, answers: Sequence[str], baseline: BulletHellCon
     except GoalRangeError as exc:  # pragma: no cover - an accepted decision applies
         return SecondReading(verdict="unread", note=f"the words do not apply to the baseline ({exc})")
     items = [*_edit_items(goal, baseline, asked, final, _stated_numbers(request, answers, baseline)),
-             *_target_items(goal, final)]
+             *_target_items(goal, final, targets)]
     return SecondReading(verdict="holds" if all(i.holds for i in items) else "misses", items=items)
 
 

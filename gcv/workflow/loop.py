@@ -605,7 +605,7 @@ class WorkflowLoop:
             return self._stop(d, state, stop)
         intent_text = f"intent {gate_result.intent}" if gate_result.intent else f"verdict {verdict.verdict}"
         if gate_result.outcome == "accept":
-            if self._misses_what_was_asked(d, state, rnd, baseline, candidate, head):
+            if self._misses_what_was_asked(d, state, rnd, baseline, candidate, evaluation, head):
                 return
             state.final_candidate_hash = rnd.candidate_hash
             state.best_round = n
@@ -676,14 +676,15 @@ class WorkflowLoop:
                                "intent": rnd.gate.intent})
 
     def _misses_what_was_asked(self, d: WorkflowDir, state: WorkflowState, rnd: Round, baseline: BulletHellConfig,
-                               candidate: BulletHellConfig, head: str) -> bool:
+                               candidate: BulletHellConfig, evaluation: Evaluation, head: str) -> bool:
         """The second reading (``gcv.agents.second_reading``) before a round is shown as ready:
         the designer's words alone, read afresh, against this candidate; recorded on the round. A
         miss stops the loop for a person (``second_reading_miss``, blocked), never evidence_ready.
         Workflows authorized before it existed are not read again (their replays stay as they were)."""
         if state.authorization is None or not state.authorization.second_reading:
             return False
-        rnd.second_reading = second_reading(state.request, [a.text for a in state.answers], baseline, candidate)
+        rnd.second_reading = second_reading(state.request, [a.text for a in state.answers], baseline, candidate,
+                                            evaluation.targets)
         if rnd.second_reading.verdict != "misses":
             return False
         self._trace(d, state, f"{head} | accept | {rnd.second_reading.headline()}")

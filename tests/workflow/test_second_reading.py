@@ -14,6 +14,7 @@ from gcv.agents.second_reading import second_reading
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.status import Status
 from gcv.evaluation.evaluate import evaluate
+from gcv.evaluation.targets import effective_targets
 from gcv.evidence.bundle import export_bundle
 from gcv.evidence.verify import verify_bundle
 from gcv.store.catalog import Workspace
@@ -106,6 +107,16 @@ def test_a_target_looser_than_the_words_is_a_miss(baseline: BulletHellConfig) ->
     data["targets"]["max_player_hits"] = 3
     [miss] = second_reading(text, [], baseline, BulletHellConfig.model_validate(data)).misses
     assert (miss.asked, miss.found) == ("Targets · max player hits: at most 2", "3")
+
+
+def test_a_stated_target_is_judged_on_what_the_evaluation_held_the_candidate_to(baseline: BulletHellConfig) -> None:
+    text = "make phase 2 a much denser ring but keep it dodgeable"
+    decision = decide(text, baseline)
+    assert decision.candidate is not None and decision.goal is not None
+    held = effective_targets(baseline, decision.goal)  # what the loop's evaluation holds it to
+    assert second_reading(text, [], baseline, decision.candidate, held).verdict == "holds"
+    [miss] = second_reading(text, [], baseline, decision.candidate, effective_targets(baseline)).misses
+    assert (miss.asked, miss.found) == ("Targets · proven dodgeable: yes", "no")
 
 
 def test_the_designer_s_answers_are_read_too(baseline: BulletHellConfig) -> None:
