@@ -678,16 +678,31 @@ class WorkflowLoop:
     def _misses_what_was_asked(self, d: WorkflowDir, state: WorkflowState, rnd: Round, baseline: BulletHellConfig,
                                candidate: BulletHellConfig, evaluation: Evaluation, head: str) -> bool:
         """The second reading (``gcv.agents.second_reading``) before a round is shown as ready:
-        the designer's words alone, read afresh, against this candidate; recorded on the round. A
-        miss stops the loop for a person (``second_reading_miss``, blocked), never evidence_ready.
-        Workflows authorized before it existed are not read again (their replays stay as they were)."""
+        the designer's words alone, read afresh, against this candidate; recorded on the round.
+        A miss is never evidence_ready: a chosen trade-off that misses goes back to the choice
+        among the other options of that round that the second reading passes; otherwise the loop
+        stops for a person (``second_reading_miss``, blocked). Workflows authorized before it
+        existed are not read again (their replays stay as they were)."""
         if state.authorization is None or not state.authorization.second_reading:
             return False
-        rnd.second_reading = second_reading(state.request, [a.text for a in state.answers], baseline, candidate,
-                                            evaluation.targets)
+        words = [a.text for a in state.answers]
+        rnd.second_reading = second_reading(state.request, words, baseline, candidate, evaluation.targets)
         if rnd.second_reading.verdict != "misses":
             return False
         self._trace(d, state, f"{head} | accept | {rnd.second_reading.headline()}")
+        chose = state.round_no(rnd.round - 1)
+        left = [t for t in ((chose.tradeoffs or []) if chose is not None and chose.choice is not None else [])
+                if t.number != chose.choice.number  # type: ignore[union-attr]
+                and second_reading(state.request, words, baseline, self._config(d, t.candidate_hash),
+                                   Evaluation.model_validate(d.get(t.evaluation_hash)).targets).verdict == "holds"]
+        if left:
+            rnd.tradeoffs = [t.model_copy(update={"number": i}) for i, t in enumerate(left, start=1)]
+            self._trace(d, state, f"[round {rnd.round}] the chosen trade-off does not do what was asked; awaiting the "
+                        f"designer's choice again: {len(left)} trade-off(s) that do: "
+                        + "; ".join(f"{t.number}. {t.title}" for t in rnd.tradeoffs))
+            self._transition(d, state, Status.AWAITING_CHOICE,
+                             data={"round": rnd.round, "tradeoffs": [t.model_dump(mode="json") for t in rnd.tradeoffs]})
+            return True
         self._stop(d, state, Stop(Reason.SECOND_READING_MISS,
                                   "the result does not do what was asked: "
                                   + "; ".join(f"{i.asked} (expected {i.expected}, found {i.found})"

@@ -79,6 +79,9 @@ def intent_summary(d: WorkflowDir, state: WorkflowState, evaluation: dict[str, A
                         "(" + ", ".join(sorted({u['authorized_by'] or '' for u in unrequested})) + ")")
         else:
             headline = "evidence ready: the requested change"
+    elif str(state.status) == "awaiting_choice" and state.rounds and state.rounds[-1].second_reading is not None:
+        headline = ("the chosen trade-off does not do what was asked (second reading): the designer chooses again "
+                    "among the trade-offs that do")
     elif str(state.status) == "awaiting_choice":
         headline = "no repair inside the authorized scope passes: the designer chooses a trade-off"
     elif str(state.terminal_reason) == "second_reading_miss":

@@ -175,6 +175,38 @@ def test_a_final_candidate_that_undoes_a_requested_edit_never_ends_evidence_read
     assert [i["asked"] for i in sr["items"] if not i["holds"]] == ["Phase 2 · bullets per wave: more"]
 
 
+def test_a_chosen_trade_off_that_misses_goes_back_to_the_choice_among_those_that_do(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = loop_module.offer_tradeoffs
+    monkeypatch.setattr(loop_module, "offer_tradeoffs", lambda **kw: _undo_bullets(**kw) + real(**kw))
+    loop, wf = _to_choice(tmp_path)
+    _, offered = loop.load(wf)
+    first = offered.rounds[-1].tradeoffs
+    assert first[0].title == "fewer bullets than asked" and len(first) >= 3
+    loop.choose(wf, number=1, actor="dana")
+    loop.advance(wf)
+    d, state = loop.load(wf)
+    assert state.status == Status.AWAITING_CHOICE and state.rounds[-1].round == 2
+    again = state.rounds[-1].tradeoffs
+    assert [t.candidate_hash for t in again] == [t.candidate_hash for t in first[1:]]  # all of them do it
+    assert [t.number for t in again] == list(range(1, len(again) + 1))
+    summary = summary_object(d, state)
+    assert summary["headline"].startswith("the chosen trade-off does not do what was asked")
+    assert summary["second_reading"]["verdict"] == "misses" and len(summary["tradeoffs"]) == len(again)
+    loop.choose(wf, number=1, actor="dana")
+    loop.advance(wf)
+    d, state = loop.load(wf)
+    assert state.status == Status.EVIDENCE_READY and state.rounds[-1].second_reading.verdict == "holds"
+    assert state.rounds[-1].candidate_hash == first[1].candidate_hash
+    assert summary_object(d, state)["headline"].startswith("evidence ready: the requested change")
+    monkeypatch.setattr(loop_module, "offer_tradeoffs", real)  # the replay recomputes the real options only
+    report = verify_bundle(export_bundle(loop.ws, wf, tmp_path / "e.zip", signer=False), replay=True)
+    assert not report.ok and report.failed() == ["replay.loop"]
+    monkeypatch.setattr(loop_module, "offer_tradeoffs", lambda **kw: _undo_bullets(**kw) + real(**kw))
+    report = verify_bundle(export_bundle(loop.ws, wf, tmp_path / "e2.zip", signer=False), replay=True)
+    assert report.ok, (report.first_failure, report.failed())  # both choices re-applied, the list recomputed
+
+
 def test_the_readme_request_s_final_candidate_passes_and_replay_recomputes_the_list(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("GCV_SIGNING_KEY_HMAC", "GCV_SIGNING_KEY_ED25519", "GCV_VERIFY_KEY_ED25519"):
