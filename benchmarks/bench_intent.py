@@ -68,6 +68,10 @@ def one(text: str, scope: str, second_reading: bool = True) -> dict:
         if state.status == "awaiting_choice":
             loop.choose(wf, number=1, actor="bench")
             after = loop.advance(wf)
+            if after.status == "awaiting_choice":  # the second reading sent the choice back: the first again
+                row["chose_again"] = True
+                loop.choose(wf, number=1, actor="bench")
+                after = loop.advance(wf)
             row["after_choice"] = str(after.status)
             row["reason"] = str(after.terminal_reason)
             row["runs"] = after.usage.engine_runs
@@ -91,15 +95,20 @@ def second_reading_figures(items: list[dict]) -> dict:
             ran = [r for r in rows if r["runs"]]
             n = max(len(ran), 1)
             ready = [r for r in ran if r["end"] == "evidence_ready" or r.get("after_choice") == "evidence_ready"]
-            sent_back = [r for r in ran if r["reason"] == "second_reading_miss"]
+            sent_back = [r for r in ran if r["reason"] == "second_reading_miss" or r.get("chose_again")]
             out[f"{scope}:{'after' if check else 'before'}"] = {
                 "ran": len(ran), "ready": len(ready) / n, "sent_back": len(sent_back),
                 "sent_back_share": len(sent_back) / n,
+                "stopped_by_it": sum(1 for r in ran if r["reason"] == "second_reading_miss"),
+                "ready_after_choosing_again": sum(1 for r in ran if r.get("chose_again")
+                                                  and r.get("after_choice") == "evidence_ready"),
                 "read_again": sum(1 for r in ran if "read" in r), "unread": sum(1 for r in ran if r.get("read") == "unread"),
                 "items_per_reading": (statistics.mean(r["items"] for r in ran if "items" in r)
                                       if any("items" in r for r in ran) else 0.0),
-                "misses": [{"text": r["text"], "misses": r["misses"], "after_choice": "after_choice" in r}
+                "misses": [{"text": r["text"], "misses": r.get("misses") or [], "after_choice": "after_choice" in r,
+                            "chose_again": bool(r.get("chose_again")), "end": r.get("after_choice") or r["end"]}
                            for r in sent_back],
+                "runs_per_request": statistics.mean(r["runs"] for r in ran) if ran else 0.0,
                 "cpu_seconds": round(time.process_time() - started, 1)}
     return out
 
@@ -121,10 +130,14 @@ def main() -> None:
               "trade-off chosen")
         for key, f in figures.items():
             print(f"{key:16} ran {f['ran']:4}  evidence ready {f['ready'] * 100:5.1f}%  sent back {f['sent_back']:3} "
-                  f"({f['sent_back_share'] * 100:.1f}%)  read again {f['read_again']} (unread {f['unread']}, "
-                  f"{f['items_per_reading']:.2f} items each)  cpu {f['cpu_seconds']} s")
+                  f"({f['sent_back_share'] * 100:.1f}%; stopped {f['stopped_by_it']}, ready after choosing again "
+                  f"{f['ready_after_choosing_again']})  read again {f['read_again']} (unread {f['unread']}, "
+                  f"{f['items_per_reading']:.2f} items each)  engine runs {f['runs_per_request']:.2f}/request  "
+                  f"cpu {f['cpu_seconds']} s")
             for m in f["misses"]:
-                print(f"    {m['text']!r}{' (after the choice)' if m['after_choice'] else ''}: {'; '.join(m['misses'])}")
+                how = " (after the choice)" if m["after_choice"] else ""
+                how += " -> chose again" if m["chose_again"] else ""
+                print(f"    {m['text']!r}{how} -> {m['end']}: {'; '.join(m['misses'])}")
         return
     result = {}
     for scope in ("fight", "request"):
