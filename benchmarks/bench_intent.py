@@ -9,7 +9,12 @@ evidence_ready carrying edits nobody asked for (a silent repair: "the wrong chan
 with a choice; and, for the choice, evidence_ready after the first offered trade-off is
 chosen. Runs per request are the engine runs (baseline included). Prints a table and JSON.
 
-    python benchmarks/bench_intent.py [--limit N] [--set dev,heldout,heldout2] [--json]
+``--second-reading`` (issue 26 item 6): the same requests, in each scope, once without the
+second reading (an authorization recorded before it) and once with it, the first trade-off
+chosen where one is offered: how many workflows the second reading sends back (a miss:
+blocked, ``second_reading_miss``) and the share that ends evidence_ready before and after.
+
+    python benchmarks/bench_intent.py [--limit N] [--set dev,heldout,heldout2] [--json] [--second-reading]
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ def requests(sets: list[str], limit: int | None) -> list[dict]:
     return out[:limit] if limit else out
 
 
-def one(text: str, scope: str) -> dict:
+def one(text: str, scope: str, second_reading: bool = True) -> dict:
     with tempfile.TemporaryDirectory(prefix="gcv-bench-intent-") as tmp:
         loop = WorkflowLoop(Workspace(Path(tmp)))
         baseline, source = active_baseline(loop.ws, loop.clock())
@@ -52,19 +57,60 @@ def one(text: str, scope: str) -> dict:
         state = loop.advance(wf)
         if state.status != "awaiting_authorization":
             return {"end": str(state.status), "runs": 0}
-        loop.authorize(wf, actor="bench", repair_scope=whole_fight(baseline) if scope == "fight" else None)
+        loop.authorize(wf, actor="bench", repair_scope=whole_fight(baseline) if scope == "fight" else None,
+                       second_reading_check=second_reading)
         state = loop.advance(wf)
         d = loop.ws.workflow_dir(wf)
         s = summary_object(d, state)
         row = {"end": str(state.status), "runs": state.usage.engine_runs,
                "silent": any(u["authorized_by"] is None for u in s["unrequested"]),
-               "intents_hold": s["intent_checks_hold"]}
+               "intents_hold": s["intent_checks_hold"], "reason": str(state.terminal_reason)}
         if state.status == "awaiting_choice":
             loop.choose(wf, number=1, actor="bench")
             after = loop.advance(wf)
+            if after.status == "awaiting_choice":  # the second reading sent the choice back: the first again
+                row["chose_again"] = True
+                loop.choose(wf, number=1, actor="bench")
+                after = loop.advance(wf)
             row["after_choice"] = str(after.status)
+            row["reason"] = str(after.terminal_reason)
             row["runs"] = after.usage.engine_runs
+            s = summary_object(d, after)
+        sr = s.get("second_reading")
+        if sr is not None:
+            row["read"] = sr["verdict"]
+            row["items"] = len(sr["items"])
+            row["misses"] = [f"{i['asked']} (expected {i['expected']}, found {i['found']})"
+                             for i in sr["items"] if not i["holds"]]
         return row
+
+
+def second_reading_figures(items: list[dict]) -> dict:
+    """Each scope without and with the second reading (the first trade-off chosen)."""
+    out: dict = {}
+    for scope in ("request", "fight"):
+        for check in (False, True):
+            started = time.process_time()
+            rows = [dict(one(item["text"], scope, check), text=item["text"]) for item in items]
+            ran = [r for r in rows if r["runs"]]
+            n = max(len(ran), 1)
+            ready = [r for r in ran if r["end"] == "evidence_ready" or r.get("after_choice") == "evidence_ready"]
+            sent_back = [r for r in ran if r["reason"] == "second_reading_miss" or r.get("chose_again")]
+            out[f"{scope}:{'after' if check else 'before'}"] = {
+                "ran": len(ran), "ready": len(ready) / n, "sent_back": len(sent_back),
+                "sent_back_share": len(sent_back) / n,
+                "stopped_by_it": sum(1 for r in ran if r["reason"] == "second_reading_miss"),
+                "ready_after_choosing_again": sum(1 for r in ran if r.get("chose_again")
+                                                  and r.get("after_choice") == "evidence_ready"),
+                "read_again": sum(1 for r in ran if "read" in r), "unread": sum(1 for r in ran if r.get("read") == "unread"),
+                "items_per_reading": (statistics.mean(r["items"] for r in ran if "items" in r)
+                                      if any("items" in r for r in ran) else 0.0),
+                "misses": [{"text": r["text"], "misses": r.get("misses") or [], "after_choice": "after_choice" in r,
+                            "chose_again": bool(r.get("chose_again")), "end": r.get("after_choice") or r["end"]}
+                           for r in sent_back],
+                "runs_per_request": statistics.mean(r["runs"] for r in ran) if ran else 0.0,
+                "cpu_seconds": round(time.process_time() - started, 1)}
+    return out
 
 
 def main() -> None:
@@ -72,8 +118,27 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=60)
     parser.add_argument("--set", default="dev,heldout,heldout2")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--second-reading", action="store_true", help="without and with the second reading")
     args = parser.parse_args()
     items = requests(args.set.split(","), args.limit)
+    if args.second_reading:
+        figures = second_reading_figures(items)
+        if args.json:
+            print(json.dumps(figures, indent=2, ensure_ascii=False))
+            return
+        print(f"{len(items)} accepted requests of {args.set} (limit {args.limit}), offline, python-sim, first "
+              "trade-off chosen")
+        for key, f in figures.items():
+            print(f"{key:16} ran {f['ran']:4}  evidence ready {f['ready'] * 100:5.1f}%  sent back {f['sent_back']:3} "
+                  f"({f['sent_back_share'] * 100:.1f}%; stopped {f['stopped_by_it']}, ready after choosing again "
+                  f"{f['ready_after_choosing_again']})  read again {f['read_again']} (unread {f['unread']}, "
+                  f"{f['items_per_reading']:.2f} items each)  engine runs {f['runs_per_request']:.2f}/request  "
+                  f"cpu {f['cpu_seconds']} s")
+            for m in f["misses"]:
+                how = " (after the choice)" if m["after_choice"] else ""
+                how += " -> chose again" if m["chose_again"] else ""
+                print(f"    {m['text']!r}{how} -> {m['end']}: {'; '.join(m['misses'])}")
+        return
     result = {}
     for scope in ("fight", "request"):
         started = time.process_time()

@@ -131,6 +131,8 @@ class Reason(StrEnum):
     REVIEW_STOP = "review_stop"
     INTENT_UNREPAIRABLE = "intent_unrepairable"
     REPAIR_INVALID = "repair_invalid"
+    # the second reading of the request (gcv.agents.second_reading)
+    SECOND_READING_MISS = "second_reading_miss"
     # guardrails
     ENGINE_RUN_BUDGET = "engine_run_budget"
     MODEL_CALL_BUDGET = "model_call_budget"
@@ -169,6 +171,7 @@ _REASON_STATUS: dict[Reason, Status] = {
     Reason.REVIEW_STOP: Status.BLOCKED,
     Reason.INTENT_UNREPAIRABLE: Status.BLOCKED,
     Reason.REPAIR_INVALID: Status.BLOCKED,
+    Reason.SECOND_READING_MISS: Status.BLOCKED,
     Reason.ENGINE_RUN_BUDGET: Status.BUDGET_EXHAUSTED,
     Reason.MODEL_CALL_BUDGET: Status.BUDGET_EXHAUSTED,
     Reason.TOKEN_BUDGET: Status.BUDGET_EXHAUSTED,
@@ -196,6 +199,7 @@ _REASON_TITLE: dict[Reason, str] = {
     Reason.REVIEW_STOP: "the review stopped the loop",
     Reason.INTENT_UNREPAIRABLE: "no allowed repair keeps the designer's intent",
     Reason.REPAIR_INVALID: "the repaired candidate failed validation",
+    Reason.SECOND_READING_MISS: "the result does not do what was asked",
     Reason.ENGINE_RUN_BUDGET: "the engine-run budget is used up",
     Reason.MODEL_CALL_BUDGET: "the model-call budget is used up",
     Reason.TOKEN_BUDGET: "the token budget is used up",

@@ -281,7 +281,8 @@ class LoopReplay:
         if target == Status.AUTHORIZED and data.authorization is not None:
             auth = data.authorization
             loop.authorize(wf_id, actor=auth.actor, via=auth.via, budgets=auth.budgets,
-                           fairness_policy=auth.scope.fairness_policy, repair_scope=auth.repair_scope)
+                           fairness_policy=auth.scope.fairness_policy, repair_scope=auth.repair_scope,
+                           second_reading_check=bool(auth.second_reading))
             return True
         if target == Status.RUNNING_CANDIDATE and data.choice is not None:
             loop.choose(wf_id, number=data.choice.number, actor=data.choice.actor)

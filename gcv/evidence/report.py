@@ -205,6 +205,27 @@ def data_uri(mime: str, data: bytes) -> str:
     return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
 
 
+def second_reading_section(state: dict[str, Any]) -> str | None:
+    """The second reading of the request (issue 26, item 6): each thing the designer's words ask
+    for, and whether the candidate shown does it. None when no round was read again."""
+    rnd = next((r for r in reversed(state.get("rounds") or []) if r.get("second_reading")), None)
+    if rnd is None:
+        return None
+    sr = rnd["second_reading"]
+    verdict = {"holds": "every thing asked for holds", "misses": "the result does not do what was asked",
+               "unread": "not checked"}.get(sr.get("verdict"), str(sr.get("verdict")))
+    rows = [[esc(i["asked"]), esc(i["expected"]), esc(i["found"]), badge(bool(i["holds"]), "holds" if i["holds"]
+                                                                          else "MISS")]
+            for i in sr.get("items") or []]
+    note = f'<p class="sub">{esc(sr["note"])}</p>' if sr.get("note") else ""
+    return (f'<p>{badge(sr.get("verdict") != "misses", sr.get("verdict"))} candidate {esc(rnd["round"])}: '
+            f'{esc(verdict)}</p><p class="sub">The request and the designer\'s answers, read again from scratch by '
+            f'the {esc(sr.get("reader"))} reader, with nothing of the loop, against the candidate\'s change from '
+            'the baseline. A stated number holds when the value equals it; a word without a number when the value '
+            'moves that way; a target when it is at least as strict (docs/repair.md section 7).</p>' + note
+            + (table(["asked", "expected", "found", ""], rows) if rows else ""))
+
+
 class _Report:
     def __init__(self, ev: Evidence, bundle_name: str) -> None:
         self.ev = ev
@@ -893,6 +914,7 @@ class _Report:
         sections = [
             ("request", "Request and goal", self.request_section()),
             ("changes", "What changed", self.changes_section()),
+            *([("second-reading", "Second reading of the request", sr)] if (sr := second_reading_section(s)) else []),
             ("validation", "Validation", self.validation_section()),
             ("metrics", "Metrics: baseline vs every candidate", self.metrics_section()),
             ("checks", "Checks", self.checks_section()),

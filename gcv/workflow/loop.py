@@ -39,6 +39,7 @@ from gcv.agents.errors import AgentError, CallBudget
 from gcv.agents.requirement import RequirementAgent
 from gcv.agents.review import ReviewAgent
 from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
+from gcv.agents.second_reading import second_reading
 from gcv.analysis import fairness_check
 from gcv.batch.population import evaluate_population
 from gcv.contract.canonical import config_hash
@@ -586,6 +587,8 @@ class WorkflowLoop:
             return self._stop(d, state, stop)
         intent_text = f"intent {gate_result.intent}" if gate_result.intent else f"verdict {verdict.verdict}"
         if gate_result.outcome == "accept":
+            if self._misses_what_was_asked(d, state, rnd, baseline, candidate, evaluation, head):
+                return
             state.final_candidate_hash = rnd.candidate_hash
             state.best_round = n
             self._trace(d, state, f"{head} | accept")
@@ -653,6 +656,40 @@ class WorkflowLoop:
         self._transition(d, state, Status.RUNNING_CANDIDATE,
                          data=TransitionData(round=n + 1, candidate_hash=state.current.candidate_hash,
                                              intent=rnd.gate.intent))
+
+    def _misses_what_was_asked(self, d: WorkflowDir, state: WorkflowState, rnd: Round, baseline: BulletHellConfig,
+                               candidate: BulletHellConfig, evaluation: Evaluation, head: str) -> bool:
+        """The second reading (``gcv.agents.second_reading``) before a round is shown as ready:
+        the designer's words alone, read afresh, against this candidate; recorded on the round.
+        A miss is never evidence_ready: a chosen trade-off that misses goes back to the choice
+        among the other options of that round that the second reading passes; otherwise the loop
+        stops for a person (``second_reading_miss``, blocked). Workflows authorized before it
+        existed are not read again (their replays stay as they were)."""
+        if state.authorization is None or not state.authorization.second_reading:
+            return False
+        words = [a.text for a in state.answers]
+        rnd.second_reading = second_reading(state.request, words, baseline, candidate, evaluation.targets)
+        if rnd.second_reading.verdict != "misses":
+            return False
+        self._trace(d, state, f"{head} | accept | {rnd.second_reading.headline()}")
+        chose = state.round_no(rnd.round - 1)
+        left = [t for t in ((chose.tradeoffs or []) if chose is not None and chose.choice is not None else [])
+                if t.number != chose.choice.number  # type: ignore[union-attr]
+                and second_reading(state.request, words, baseline, self._config(d, t.candidate_hash),
+                                   Evaluation.model_validate(d.get(t.evaluation_hash)).targets).verdict == "holds"]
+        if left:
+            rnd.tradeoffs = [t.model_copy(update={"number": i}) for i, t in enumerate(left, start=1)]
+            self._trace(d, state, f"[round {rnd.round}] the chosen trade-off does not do what was asked; awaiting the "
+                        f"designer's choice again: {len(left)} trade-off(s) that do: "
+                        + "; ".join(f"{t.number}. {t.title}" for t in rnd.tradeoffs))
+            self._transition(d, state, Status.AWAITING_CHOICE,
+                             data={"round": rnd.round, "tradeoffs": [t.model_dump(mode="json") for t in rnd.tradeoffs]})
+            return True
+        self._stop(d, state, Stop(Reason.SECOND_READING_MISS,
+                                  "the result does not do what was asked: "
+                                  + "; ".join(f"{i.asked} (expected {i.expected}, found {i.found})"
+                                              for i in rnd.second_reading.misses)))
+        return True
 
     def _offer_choice(self, d: WorkflowDir, state: WorkflowState, rnd: Round, head: str, intent_text: str,
                       baseline: BulletHellConfig, candidate: BulletHellConfig, goal: Goal | None,
@@ -732,9 +769,10 @@ class WorkflowLoop:
 
     def authorize(self, wf_id: str, *, actor: str, via: str = "gcv authorize",
                   budgets: Budgets | None = None, fairness_policy: FairnessPolicy | None = None,
-                  repair_scope: RepairScope | None = None) -> WorkflowState:
+                  repair_scope: RepairScope | None = None, second_reading_check: bool = True) -> WorkflowState:
         """Allow the engine runs (nothing runs before this), within ``budgets`` and under the
-        fair-fight ``fairness_policy`` (the workflow's setting if not given; recorded either way)."""
+        fair-fight ``fairness_policy`` (the workflow's setting if not given; recorded either way).
+        ``second_reading_check``: False only to replay an authorization recorded before it."""
         d = self._dir(wf_id)
         with d.lock():
             d, state = self._load_for_writing(wf_id)
@@ -754,6 +792,7 @@ class WorkflowLoop:
                 repair_scope=repair_scope or default_scope(self._goal(d, state),
                                                            self._config(d, state.baseline_hash),
                                                            self._requested(d, state)),
+                second_reading=second_reading_check,
                 scope=Scope(baseline_runs=1, candidate_runs=b.max_candidate_runs,
                             prescreen_runs=b.max_prescreen_runs if self._prescreens(state) else 0,
                             engine=s.engine, player=s.player, seed=s.seed, fairness_policy=s.fairness_policy))

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
+from gcv.agents.second_reading import SecondReading
 from gcv.contract.base import GcvModel
 from gcv.contract.policies import DEFAULT_FAIRNESS_POLICY, FairnessPolicy
 from gcv.contract.schema_form import model_schema
@@ -113,6 +114,9 @@ class Authorization(_Model):
     # what a repair may move without asking (None in authorizations recorded before issue 26:
     # their repairs were not held to a scope, and their replays stay as they were)
     repair_scope: RepairScope | None = Field(default=None, exclude_if=lambda v: v is None)
+    # the request is read again against the final diff before evidence_ready (issue 26 item 6);
+    # left out of the JSON while false, so authorizations recorded before it replay as they were
+    second_reading: bool = Field(default=False, exclude_if=lambda v: not v)
 
 
 class Answer(_Model):
@@ -196,6 +200,10 @@ class Round(_Model):
     tradeoffs: list[TradeOff] | None = Field(
         default=None, exclude_if=lambda v: v is None, description="the options offered when no repair inside the scope passes (awaiting_choice)")
     choice: Choice | None = Field(default=None, exclude_if=lambda v: v is None, description="the designer's pick among this round's trade-offs")
+    second_reading: SecondReading | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="the request read again from scratch against this round's candidate, before it is shown as "
+                    "ready (gcv.agents.second_reading)")
 
     @property
     def evaluated(self) -> bool:

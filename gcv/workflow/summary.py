@@ -79,16 +79,32 @@ def intent_summary(d: WorkflowDir, state: WorkflowState, evaluation: dict[str, A
                         "(" + ", ".join(sorted({u['authorized_by'] or '' for u in unrequested})) + ")")
         else:
             headline = "evidence ready: the requested change"
+    elif str(state.status) == "awaiting_choice" and state.rounds and state.rounds[-1].second_reading is not None:
+        headline = ("the chosen trade-off does not do what was asked (second reading): the designer chooses again "
+                    "among the trade-offs that do")
     elif str(state.status) == "awaiting_choice":
         headline = "no repair inside the authorized scope passes: the designer chooses a trade-off"
+    elif str(state.terminal_reason) == "second_reading_miss":
+        headline = f"not ready: {state.terminal_message}"
     else:
         headline = state.status.title if hasattr(state.status, "title") else str(state.status)
-    out: dict[str, Any] = {"headline": headline, "intent_checks_hold": intents_hold, "unrequested": unrequested}
+    out: dict[str, Any] = {"headline": headline, "intent_checks_hold": intents_hold, "unrequested": unrequested,
+                           "second_reading": second_reading_summary(state)}
     current = state.rounds[-1] if state.rounds else None
     if str(state.status) == "awaiting_choice" and current is not None and current.tradeoffs:
         out["tradeoffs"] = [{**t.model_dump(mode="json"), "command": f"gcv answer {state.id} --choose {t.number}"}
                             for t in current.tradeoffs]
     return out
+
+
+def second_reading_summary(state: WorkflowState) -> dict[str, Any] | None:
+    """The last second reading of the request (``gcv.agents.second_reading``): each thing asked
+    for and whether the candidate does it; None when the workflow has not reached one."""
+    rnd = next((r for r in reversed(state.rounds) if r.second_reading is not None), None)
+    if rnd is None or rnd.second_reading is None:
+        return None
+    return {"round": rnd.round, "headline": rnd.second_reading.headline(),
+            **rnd.second_reading.model_dump(mode="json")}
 
 
 def catalog_row(state: WorkflowState) -> dict[str, Any]:
@@ -103,4 +119,4 @@ def catalog_row(state: WorkflowState) -> dict[str, Any]:
             "terminal_reason": str(state.terminal_reason) if state.terminal_reason else None}
 
 
-__all__ = ["catalog_row", "summary_object", "change_with_origins", "percent_change", "REQUESTED"]
+__all__ = ["catalog_row", "summary_object", "second_reading_summary", "change_with_origins", "percent_change", "REQUESTED"]
