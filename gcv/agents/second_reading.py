@@ -31,59 +31,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Literal
-
-from pydantic import ConfigDict, Field
+from typing import Any
 
 from gcv.agents.goal_applier import GoalRangeError, apply_goal
 from gcv.agents.offline_requirement import MODEL_NAME, RequestReader, decide
-from gcv.contract.base import GcvModel
+from gcv.contract.second_reading import AskedItem, Rule, SecondReading
 from gcv.contract.goal import EDITABLE_FIELDS, Goal
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.names import field_label, value_with_unit
 from gcv.evaluation.models import EffectiveTargets
 
 READER = f"offline {MODEL_NAME}"
-Rule = Literal["equals", "direction", "reversed", "at_most", "at_least"]
-
-
-class _Strict(GcvModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class AskedItem(_Strict):
-    """One thing the words ask for, and whether the final candidate does it."""
-
-    asked: str = Field(description="what was asked, as a person reads it (Phase 2 · wave interval: shorter)")
-    path: str = Field(description="the config path it is about")
-    rule: Rule = Field(description="equals (a stated value), direction (a word without a number), reversed "
-                                   "(the rotation turns the other way), at_most / at_least (a target)")
-    expected: str
-    found: str
-    holds: bool
-
-
-class SecondReading(_Strict):
-    """The second reading's list (``verdict``: holds, misses, or unread when the offline reader
-    does not accept the words on its own)."""
-
-    reader: str = READER
-    verdict: Literal["holds", "misses", "unread"]
-    items: list[AskedItem] = Field(default_factory=list)
-    note: str = Field(default="", exclude_if=lambda v: not v)
-
-    @property
-    def misses(self) -> list[AskedItem]:
-        return [i for i in self.items if not i.holds]
-
-    def headline(self) -> str:
-        if self.verdict == "unread":
-            return f"second reading: not checked ({self.note})"
-        held = sum(1 for i in self.items if i.holds)
-        if self.verdict == "holds":
-            return f"second reading: all {held} thing(s) asked for hold"
-        return (f"second reading: {len(self.misses)} of {len(self.items)} thing(s) asked for do not hold: "
-                + "; ".join(f"{i.asked} (expected {i.expected}, found {i.found})" for i in self.misses))
 
 
 def _exact(value: Any) -> Fraction:
@@ -196,16 +154,16 @@ def second_reading(request: str, answers: Sequence[str], baseline: BulletHellCon
     inputs give the same list."""
     decision = decide(request, baseline, follow_ups=list(answers))
     if decision.decision != "accepted" or decision.goal is None:
-        return SecondReading(verdict="unread", note=f"the offline reader does not accept the words on its own "
+        return SecondReading(reader=READER, verdict="unread", note=f"the offline reader does not accept the words on its own "
                                                     f"({decision.decision})")
     goal = decision.goal
     try:
         asked = apply_goal(baseline, goal)
     except GoalRangeError as exc:  # pragma: no cover - an accepted decision applies
-        return SecondReading(verdict="unread", note=f"the words do not apply to the baseline ({exc})")
+        return SecondReading(reader=READER, verdict="unread", note=f"the words do not apply to the baseline ({exc})")
     items = [*_edit_items(goal, baseline, asked, final, _stated_numbers(request, answers, baseline)),
              *_target_items(goal, final, targets)]
-    return SecondReading(verdict="holds" if all(i.holds for i in items) else "misses", items=items)
+    return SecondReading(reader=READER, verdict="holds" if all(i.holds for i in items) else "misses", items=items)
 
 
 __all__ = ["AskedItem", "SecondReading", "second_reading", "READER"]

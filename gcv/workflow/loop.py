@@ -683,7 +683,7 @@ class WorkflowLoop:
                         f"designer's choice again: {len(left)} trade-off(s) that do: "
                         + "; ".join(f"{t.number}. {t.title}" for t in rnd.tradeoffs))
             self._transition(d, state, Status.AWAITING_CHOICE,
-                             data={"round": rnd.round, "tradeoffs": [t.model_dump(mode="json") for t in rnd.tradeoffs]})
+                             data=TransitionData(round=rnd.round, tradeoffs=rnd.tradeoffs))
             return True
         self._stop(d, state, Stop(Reason.SECOND_READING_MISS,
                                   "the result does not do what was asked: "

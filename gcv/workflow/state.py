@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from gcv.agents.second_reading import SecondReading
+from gcv.contract.second_reading import SecondReading
 from gcv.contract.base import GcvModel
 from gcv.contract.policies import DEFAULT_FAIRNESS_POLICY, FairnessPolicy
 from gcv.contract.schema_form import model_schema
