@@ -124,4 +124,20 @@ def value_with_unit(path: str, value: Any) -> str:
     return f"{shown}°" if unit == "°" else f"{shown} {unit}"
 
 
-__all__ = ["field_label", "field_unit", "value_with_unit", "phase_name", "FIELDS"]
+
+def figure_text(value: Any) -> str:
+    """A figure as a comparison shows it: '-' for none, lower-case booleans, 4 significant digits."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def signed_text(value: Any) -> str:
+    """A difference as a comparison shows it: '-' for none, '0', else signed to 4 digits."""
+    return "-" if value is None else ("0" if value == 0 else f"{value:+.4g}")
+
+__all__ = ["figure_text", "signed_text", "field_label", "field_unit", "value_with_unit", "phase_name", "FIELDS"]

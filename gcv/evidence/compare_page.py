@@ -15,6 +15,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from gcv.contract.names import figure_text, signed_text
 from gcv.evidence.plots import alive_plot, hits_plot
 
 
@@ -23,20 +24,6 @@ def _env() -> Environment:
     return Environment(loader=PackageLoader("gcv.evidence", "compare_templates"),
                        autoescape=select_autoescape(default=True, default_for_string=True),
                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-
-
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
-
-
-def _signed(value: Any) -> str:
-    return "-" if value is None else ("0" if value == 0 else f"{value:+.4g}")
 
 
 def _curves(sides: list[dict[str, Any]], same_baseline: bool) -> dict[str, str]:
@@ -61,14 +48,14 @@ def _curves(sides: list[dict[str, Any]], same_baseline: bool) -> dict[str, str]:
 def workflows_html(result: dict[str, Any], sides: list[dict[str, Any]]) -> str:
     """The page for ``gcv.cli.commands.compare_cmds.compare_workflows``' result and its sides."""
     curves = {k: Markup(v) for k, v in _curves(sides, result["same_baseline"]).items()}  # SVG we drew ourselves
-    return _env().get_template("compare.html").render(kind="workflows", result=result, curves=curves, fmt=_fmt,
-                                                      signed=_signed)
+    return _env().get_template("compare.html").render(kind="workflows", result=result, curves=curves, fmt=figure_text,
+                                                      signed=signed_text)
 
 
 def batches_html(result: dict[str, Any], metrics: tuple[str, ...]) -> str:
     """The page for ``compare_batches``' result."""
     return _env().get_template("compare.html").render(kind="batches", result=result, curves={}, metrics=metrics,
-                                                      fmt=_fmt, signed=_signed)
+                                                      fmt=figure_text, signed=signed_text)
 
 
 __all__ = ["workflows_html", "batches_html"]

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from gcv.cli.output import console, emit_json, fail_usage
 from gcv.cli.tables import Col, print_table
+from gcv.contract.names import figure_text, signed_text
 
 app = typer.Typer()
 
@@ -32,20 +33,6 @@ def _delta(a: Any, b: Any) -> float | None:
     if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, numbers) or not isinstance(b, numbers):
         return None
     return round(b - a, 6)
-
-
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
-
-
-def _signed(value: float | None) -> str:
-    return "-" if value is None else ("0" if value == 0 else f"{value:+.4g}")
 
 
 # --- workflows ------------------------------------------------------------------------------------
@@ -141,7 +128,7 @@ def _print_workflows(result: dict[str, Any]) -> None:
         con.print(f"   {side['request']}", markup=False)
 
     def change_rows(changes: list[dict[str, Any]]) -> list[list[Any]]:
-        return [[c["path"], f"{_fmt(c['a'])} -> {_fmt(c['b'])}",
+        return [[c["path"], f"{figure_text(c['a'])} -> {figure_text(c['b'])}",
                  "" if c["percent"] is None else f"{c['percent']:+g}%"] for c in changes]
 
     if not result["same_baseline"]:
@@ -158,8 +145,8 @@ def _print_workflows(result: dict[str, Any]) -> None:
         columns = [Col("figure", "path"), *([Col("baseline", "num")] if same else
                                             [Col("A base", "num"), Col("B base", "num")]),
                    Col("A", "num"), Col("B", "num"), Col("B - A", "num")]
-        rows = [[short_figure(r["figure"]), _fmt(r["a_baseline"]), *([] if same else [_fmt(r["b_baseline"])]),
-                 _fmt(r["a_candidate"]), _fmt(r["b_candidate"]), _signed(r["candidate_delta"])]
+        rows = [[short_figure(r["figure"]), figure_text(r["a_baseline"]), *([] if same else [figure_text(r["b_baseline"])]),
+                 figure_text(r["a_candidate"]), figure_text(r["b_candidate"]), signed_text(r["candidate_delta"])]
                 for r in result["figures"]]
         print_table(con, columns, rows, title="figures the evaluations judge (A, B: the candidates)")
 
@@ -223,7 +210,7 @@ def _print_batches(result: dict[str, Any]) -> None:
             delta = v["delta"]
             style = "" if not delta else ("green" if (delta > 0) == (m == "survival_rate") else "yellow")
             rows.append([name + (" (config changed)" if cell["config_changed"] else "") if first else "", m,
-                         _fmt(v["a"]), _fmt(v["b"]), Text(_signed(delta), style=style)])
+                         figure_text(v["a"]), figure_text(v["b"]), Text(signed_text(delta), style=style)])
             first = False
     if rows:
         print_table(con, [Col("cell"), Col("metric", "id"), Col("A", "num"), Col("B", "num"), Col("B - A", "num")],
