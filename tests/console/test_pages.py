@@ -142,7 +142,7 @@ def test_form_errors_come_back_on_the_page(local_browser: TestClient) -> None:
     wf = b.post("/new", data={"csrf": b.csrf, "request": VAGUE}).headers["location"].rsplit("/", 1)[1]
     r = b.post(f"/workflows/{wf}/answer", data={"csrf": b.csrf, "answer-1": "  "})
     assert "error=" in r.headers["location"]
-    r = b.post(f"/workflows/{wf}/decide", data={"csrf": b.csrf, "decision": "accept"})
+    r = b.post(f"/workflows/{wf}/decide", data={"csrf": b.csrf, "decision": "accept", "note": "ok"})
     assert "error=" in r.headers["location"] and "evidence_ready" in b.get(r.headers["location"]).text
     r = b.post("/baselines/rollback", data={"csrf": b.csrf, "note": "x"})
     assert "error=" in r.headers["location"]
