@@ -1,4 +1,5 @@
-// GCV console: live progress (server-sent events) and the fight viewer. No inline script:
+// GCV console: live progress (server-sent events), the fight viewer and the decision form's
+// note. No inline script:
 // the pages carry their data in data- attributes and this file (served by the console) reads them.
 "use strict";
 
@@ -126,7 +127,20 @@ function startViewer(root) {
   });
 }
 
+// ---------------------------------------------------------------- the decision's note
+// accept and rollback need a note (the server refuses them without one); the form says so at once
+function startDecide() {
+  const note = document.getElementById("note");
+  const radios = document.querySelectorAll('#decide input[name="decision"]');
+  if (!note || !radios.length) return;
+  const always = note.required;
+  radios.forEach(function (r) {
+    r.addEventListener("change", function () { note.required = always || r.hasAttribute("data-note-required"); });
+  });
+}
+
 document.addEventListener("DOMContentLoaded", function () {
+  startDecide();
   const live = document.getElementById("live");
   if (live && live.dataset.final !== "1") startLive(live);
   const viewer = document.querySelector(".viewer[data-wf]");
