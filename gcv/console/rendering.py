@@ -17,13 +17,15 @@ from gcv.console.context import Console
 from gcv.console.security import Caller
 from gcv.console.users import ROLE_OF_ACTION
 from gcv.contract.status import FINAL, Status
+from gcv.workflow.states import NOTE_REQUIRED
 
 TEMPLATES = Path(__file__).with_name("templates")
 
 
 def templates() -> Jinja2Templates:
     t = Jinja2Templates(directory=str(TEMPLATES))
-    t.env.globals.update(Status=Status, FINAL=FINAL, utc=views.utc, status_view=views.status_view)
+    t.env.globals.update(Status=Status, FINAL=FINAL, NOTE_REQUIRED=NOTE_REQUIRED, utc=views.utc,
+                         status_view=views.status_view)
     t.env.filters["pct"] = lambda v: "" if v is None else f"{v:+.1f}%"
     return t
 

@@ -33,7 +33,7 @@ from gcv.store.errors import DamagedRecord, StoreError, WorkflowLocked
 from gcv.workflow.baselines import active_baseline
 from gcv.workflow.loop import WorkflowError, WorkflowLoop
 from gcv.workflow.state import Budgets, Settings, WorkflowState
-from gcv.workflow.states import IllegalTransition
+from gcv.workflow.states import NOTE_REQUIRED, IllegalTransition
 
 
 # ---------------------------------------------------------------------- refusals, typed
@@ -316,7 +316,11 @@ def resume(loop: WorkflowLoop, wf_id: str) -> Resumed:
 def decide(loop: WorkflowLoop, wf_id: str, *, decision: str, actor: str, note: str,
            promote: bool = False) -> Decided:
     """``gcv decide``: the human decision (final), and the evidence version that records it,
-    written under the same lock."""
+    written under the same lock. Accepting and rolling back need a note saying why
+    (``InvalidInput`` on ``note``, before the workflow is touched)."""
+    if decision in NOTE_REQUIRED and not note.strip():
+        raise InvalidInput(f"{decision} needs a note saying why (--note TEXT); it is recorded with the decision",
+                           field="note")
     with writer(loop, wf_id):
         state = loop.decide(wf_id, decision=decision, actor=actor, note=note, promote=promote)
         return Decided(state, evidence=finish(loop.ws, state))

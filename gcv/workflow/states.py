@@ -40,6 +40,9 @@ assert set(STATES) == set(Status), "every status has its row"
 # What a person may decide on a workflow in each status (the CLI and the console offer
 # exactly these; anything else is refused by ``check_transition``).
 DECISION_TARGET = {"accept": S.ACCEPTED, "revise": S.REVISION_REQUESTED, "rollback": S.ROLLED_BACK}
+# The decisions that must say why (``gcv decide --note``, the console's note): accepting puts the
+# change forward, a rollback throws the work away; asking for a revision may go without a word.
+NOTE_REQUIRED = frozenset({"accept", "rollback"})
 
 
 def decisions_allowed(status: Status) -> list[str]:
@@ -64,4 +67,4 @@ def check_transition(current: str, target: str) -> None:
 
 
 __all__ = ["TRANSITIONS", "STATES", "LOOP_END", "HUMAN_DECISIONS", "FINAL", "WAITING", "DECISION_TARGET",
-           "IllegalTransition", "check_transition", "decisions_allowed"]
+           "NOTE_REQUIRED", "IllegalTransition", "check_transition", "decisions_allowed"]

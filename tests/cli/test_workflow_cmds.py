@@ -50,10 +50,13 @@ def test_decisions_promote_and_roll_back_baselines(cli) -> None:
     wf = out["workflow_id"]
     code, err = cli("decide", wf, "revise", "--actor", "ana", "--promote")
     assert code == 2 and "--promote only goes with accept" in err["error"]
+    for decision in ("accept", "rollback"):  # both say why (issue 31.1); nothing is recorded without it
+        code, err = cli("decide", wf, decision, "--actor", "ana", "--note", "  ")
+        assert code == 2 and f"{decision} needs a note" in err["error"] and "--note" in err["error"]
     code, decided = cli("decide", wf, "accept", "--actor", "ana", "--note", "ship it", "--promote")
     assert code == 0 and decided["status"] == "accepted"
     assert decided["human_decision"]["promoted_version"] == 2
-    code, err = cli("decide", wf, "rollback", "--actor", "bob")
+    code, err = cli("decide", wf, "rollback", "--actor", "bob", "--note", "undo")
     assert code == 2 and "cannot be overwritten" in err["error"]
     code, versions = cli("baselines", "list")
     rows = versions["baselines"]
@@ -82,7 +85,7 @@ def test_decisions_promote_and_roll_back_baselines(cli) -> None:
 def test_accept_only_from_evidence_ready(cli) -> None:
     code, out = cli("run", "make it better")
     assert code == 3 and out["status"] == "needs_clarification" and out["questions"]
-    code, err = cli("decide", out["workflow_id"], "accept", "--actor", "ana")
+    code, err = cli("decide", out["workflow_id"], "accept", "--actor", "ana", "--note", "ok")
     assert code == 2 and "evidence_ready" in err["error"]
 
 
@@ -225,3 +228,15 @@ def test_the_fairness_policy_is_chosen_on_the_command_line_and_refused_when_unkn
     assert code == 7
     code, auth = cli("authorize", out["workflow_id"], "--actor", "rin", "--fairness-policy", "fair_required")
     assert code == 0 and auth["authorization"]["scope"]["fairness_policy"] == "fair_required"
+
+
+def test_decide_says_which_decisions_need_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`gcv decide --help`, its refusal and the README's command table say the same (issue 31.1)."""
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    helped = CliRunner().invoke(app, ["decide", "--help"])
+    assert helped.exit_code == 0 and "required for accept and rollback" in " ".join(helped.output.split())
+    refused = CliRunner().invoke(app, ["decide", "wf-nope", "accept", "--actor", "ana"])
+    assert refused.exit_code == 2 and "accept needs a note saying why (--note TEXT)" in refused.output
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `gcv decide "))
+    assert "required for accept and rollback" in row

@@ -63,7 +63,7 @@ def test_submit_authorize_decide_through_the_api_match_the_cli(local, local_app,
     assert code == 0
     after = local.get(f"/api/workflows/{wf}").json()
     assert after["status"] == "accepted" and after["human_decision"]["actor"] == "rita"
-    r = local.post(f"/api/workflows/{wf}/decision", json={"decision": "rollback", "actor": "x"})
+    r = local.post(f"/api/workflows/{wf}/decision", json={"decision": "rollback", "actor": "x", "note": "undo"})
     assert r.status_code == 409 and "cannot be overwritten" in r.json()["error"]
     # the baseline registry: v2 from the promotion; an audited rollback through the API
     versions = local.get("/api/baselines").json()["baselines"]
@@ -82,11 +82,15 @@ def test_submit_authorize_decide_through_the_api_match_the_cli(local, local_app,
 @pytest.mark.slow
 def test_an_api_decision_is_the_cli_decision(local, local_app) -> None:
     wf = local.post("/api/workflows", json={"request": REQUEST}).json()["workflow_id"]
-    assert local.post(f"/api/workflows/{wf}/decision", json={"decision": "accept", "actor": "rita"}).status_code == 409
+    assert local.post(f"/api/workflows/{wf}/decision", json={"decision": "accept", "actor": "rita",
+                                                                  "note": "ok"}).status_code == 409
     local.post(f"/api/workflows/{wf}/authorize", json={"actor": "omar"})
     wait_job(local_app, wf)
     r = local.post(f"/api/workflows/{wf}/decision", json={"decision": "revise", "actor": "rita", "promote": True})
     assert r.status_code == 409 and "--promote only goes with accept" in r.json()["error"]
+    for decision in ("accept", "rollback"):  # both say why (issue 31.1)
+        r = local.post(f"/api/workflows/{wf}/decision", json={"decision": decision, "actor": "rita", "note": " "})
+        assert r.status_code == 422 and r.json()["field"] == "note" and "needs a note" in r.json()["error"], r.text
     r = local.post(f"/api/workflows/{wf}/decision", json={"decision": "revise", "actor": "rita", "note": "denser"})
     assert r.status_code == 200 and r.json()["status"] == "revision_requested"
     assert r.json()["human_decision"]["note"] == "denser"
@@ -255,7 +259,7 @@ def test_roles_decide_who_may_do_what(bearer, users_app) -> None:
     wait_job(users_app, wf)
     # only a reviewer decides, promotes and rolls baselines back
     for who in ("dana", "omar"):
-        r = bearer(who).post(f"/api/workflows/{wf}/decision", json={"decision": "accept", "promote": True})
+        r = bearer(who).post(f"/api/workflows/{wf}/decision", json={"decision": "accept", "note": "ok", "promote": True})
         assert r.status_code == 403 and "reviewer" in r.json()["error"]
         assert bearer(who).post("/api/baselines/rollback", json={"note": "x"}).status_code == 403
     r = bearer("rita").post(f"/api/workflows/{wf}/decision", json={"decision": "accept", "note": "ok", "promote": True})

@@ -226,6 +226,7 @@ def test_designer_operator_reviewer_in_chromium(tmp_path: Path, workspace: Path,
                                        "return i.complete && i.naturalWidth > 0; }", timeout=60_000)
             reviewer.wait_for_timeout(300)
             shot(reviewer, "review")
+            reviewer.check("#decide input[value=accept]")  # nothing is chosen for the reviewer (issue 31.1)
             reviewer.check("#promote")
             reviewer.fill("#note", "reads well; ship it")
             reviewer.click("button:has-text('Record the decision')")

@@ -51,6 +51,9 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     wf = r.headers["location"].rsplit("/", 1)[1]
     page = b.get(f"/workflows/{wf}").text
     assert "Needs clarification" in page and 'name="answer-1"' in page and "Which phase should change?" in page
+    # the stop wrote a report, but nothing ran: there is no evidence to review yet (issue 31.1)
+    assert (workspace / "workflows" / wf / "evidence" / "report.html").is_file()
+    assert "Review the evidence" not in page
     r = b.post(f"/workflows/{wf}/answer", data={"csrf": b.csrf, "answer-1": "phase 2"})
     assert r.status_code == 303 and "error" not in r.headers["location"]
     page = b.get(f"/workflows/{wf}").text
@@ -99,6 +102,19 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     assert fair["verdict"] in ("fair", "unfair", "undetermined")
     assert b.get(f"/workflows/{wf}/fair/candidate/secrets.txt").status_code == 404
     assert b.get(f"/workflows/{wf}/viewer.json").json()["sides"]["candidate"]["ticks"] > 0
+    # the review page reads in the order a reviewer decides, and nothing is decided for them (issue 31.1)
+    review = b.get(f"/workflows/{wf}/review").text
+    where = [review.index(f'id="{section}"') for section in
+             ("verdict", "change", "checks", "viewer", "fair", "report", "evidence", "decide")]
+    assert where == sorted(where)
+    form = review[review.index('id="decide"'):]
+    assert " checked" not in form and 'name="decision" value="accept" required data-note-required' in form
+    assert "a note is required for accept and rollback, optional for revise" in form
+    assert 'name="from" value="review"' in form
+    r = b.post(f"/workflows/{wf}/decide", data={"csrf": b.csrf, "decision": "accept", "note": " ", "from": "review"})
+    assert r.status_code == 303 and r.headers["location"].startswith(f"/workflows/{wf}/review?error=")
+    refused = b.get(r.headers["location"]).text
+    assert "note: accept needs a note saying why (--note TEXT)" in refused and 'id="decide"' in refused
     r = b.post(f"/workflows/{wf}/decide", data={"csrf": b.csrf, "decision": "accept", "note": "ship it",
                                                 "promote": "on"})
     assert r.status_code == 303 and "error" not in r.headers["location"]
@@ -144,7 +160,7 @@ def test_form_errors_come_back_on_the_page(local_browser: TestClient) -> None:
     wf = b.post("/new", data={"csrf": b.csrf, "request": VAGUE}).headers["location"].rsplit("/", 1)[1]
     r = b.post(f"/workflows/{wf}/answer", data={"csrf": b.csrf, "answer-1": "  "})
     assert "error=" in r.headers["location"]
-    r = b.post(f"/workflows/{wf}/decide", data={"csrf": b.csrf, "decision": "accept"})
+    r = b.post(f"/workflows/{wf}/decide", data={"csrf": b.csrf, "decision": "accept", "note": "ok"})
     assert "error=" in r.headers["location"] and "evidence_ready" in b.get(r.headers["location"]).text
     r = b.post("/baselines/rollback", data={"csrf": b.csrf, "note": "x"})
     assert "error=" in r.headers["location"]

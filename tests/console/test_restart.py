@@ -17,6 +17,8 @@ from gcv.store.catalog import Workspace
 from gcv.workflow.loop import WorkflowLoop
 from tests.console.conftest import REQUEST, free_port
 
+REPO = Path(__file__).resolve().parents[2]
+
 
 class Served:
     """A real `gcv serve` process on the workspace."""
@@ -24,8 +26,11 @@ class Served:
     def __init__(self, workspace: Path, port: int, *args: str, **env: str) -> None:
         exe = Path(sys.executable).with_name("gcv")
         self.url = f"http://127.0.0.1:{port}"
+        # the checkout under test serves, not whichever one the environment's `gcv` was installed from
+        path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
         self.proc = subprocess.Popen([str(exe), "serve", "--port", str(port), *args], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE, env={**os.environ, "GCV_HOME": str(workspace), **env})
+                                     stderr=subprocess.PIPE,
+                                     env={**os.environ, "GCV_HOME": str(workspace), "PYTHONPATH": path, **env})
         deadline = time.monotonic() + 30
         while True:
             assert self.proc.poll() is None, self.proc.stderr.read().decode() if self.proc.stderr else ""

@@ -117,7 +117,7 @@ def test_a_second_writer_is_refused_at_once_with_the_holders_pid(tmp_path: Path)
         assert pid_files
         wf = pid_files[0].parent.parent.parent.name
         events = (tmp_path / "ws" / "workflows" / wf / "events.jsonl").read_bytes()
-        for command in (["resume", wf, "--json"], ["decide", wf, "rollback", "--actor", "x", "--json"]):
+        for command in (["resume", wf, "--json"], ["decide", wf, "rollback", "--actor", "x", "--note", "stop", "--json"]):
             started = time.monotonic()
             second = subprocess.run([sys.executable, "-c", "from gcv.cli.app import main; main()", *command],
                                     env=_env(tmp_path, "ok"), cwd=tmp_path, capture_output=True, timeout=60)

@@ -84,7 +84,7 @@ def test_answering_a_workflow_that_asks_nothing_is_the_wrong_state(loop: Workflo
 def test_an_unknown_workflow_is_not_found(loop: WorkflowLoop, wf_id: str) -> None:
     for case in (lambda: workflows.answer(loop, wf_id, text="x", actor="a"),
                  lambda: workflows.authorize(loop, wf_id, actor="a"), lambda: workflows.resume(loop, wf_id),
-                 lambda: workflows.decide(loop, wf_id, decision="accept", actor="a", note=""),
+                 lambda: workflows.decide(loop, wf_id, decision="accept", actor="a", note="ok"),
                  lambda: workflows.load(loop, wf_id)):
         with pytest.raises(NotFound):
             case()
@@ -134,6 +134,11 @@ def test_resume_decide_and_their_evidence(loop: WorkflowLoop, submitted: Callabl
     chosen = workflows.choose(loop, wf, number=1, actor="dana")
     assert chosen.status == Status.EVIDENCE_READY and chosen.state.rounds[0].choice.actor == "dana"
     assert workflows.finish(loop.ws, chosen.state).version == 1
+    for decision, note in (("accept", ""), ("accept", " \n\t"), ("rollback", "")):  # say why (issue 31.1)
+        with pytest.raises(InvalidInput) as refused:
+            workflows.decide(loop, wf, decision=decision, actor="rita", note=note)
+        assert refused.value.field == "note" and "--note" in refused.value.message
+    assert workflows.load(loop, wf).status == Status.EVIDENCE_READY and workflows.load(loop, wf).human_decision is None
     decided = workflows.decide(loop, wf, decision="accept", actor="rita", note="ok")
     assert isinstance(decided, Decided) and decided.status == Status.ACCEPTED and decided.decision.actor == "rita"
     assert decided.evidence.written and decided.evidence.version == 2 and decided.evidence.as_dict()["bundle"]

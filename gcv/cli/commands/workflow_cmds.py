@@ -555,11 +555,14 @@ def decide(
     wf_id: str = typer.Argument(..., metavar="WF"),
     decision: str = typer.Argument(..., metavar="accept|revise|rollback"),
     actor: str = typer.Option(..., "--actor"),
-    note: str = typer.Option("", "--note"),
+    note: str = typer.Option("", "--note", help="why (recorded with the decision); required for accept and rollback"),
     promote: bool = typer.Option(False, "--promote", help="make the verified candidate the next baseline version"),
     json_mode: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Record the human decision on a finished workflow (final; cannot be overwritten)."""
+    """Record the human decision on a finished workflow (final; cannot be overwritten).
+
+    accept and rollback need a --note saying why (exit 2 without one); revise may go without.
+    """
     from gcv.service import workflows
     from gcv.service.errors import Refusal
 

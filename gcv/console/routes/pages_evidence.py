@@ -27,7 +27,7 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/workflows/{wf_id}/review")
-def review(request: Request, console: ConsoleDep, caller: PageCaller, wf_id: str) -> HTMLResponse:
+def review(request: Request, console: ConsoleDep, caller: PageCaller, wf_id: str, error: str = "") -> HTMLResponse:
     d, state = actions.load(console, wf_id)
     verify = views.verify_result(console.ws, d, wf_id)
     return page(console, request, "review.html", caller, s=state, st=views.status_view(state.status),
@@ -35,7 +35,8 @@ def review(request: Request, console: ConsoleDep, caller: PageCaller, wf_id: str
                 trust=views.trust(verify),
                 current=views.evidence_current(verify, state),
                 has_report=default_report_path(console.ws, wf_id).is_file(),
-                decisions=decisions_allowed(state.status), plan=views.authorization_plan(state))
+                decisions=decisions_allowed(state.status), plan=views.authorization_plan(state),
+                decide_from="review", error=error)
 
 
 @router.get("/workflows/{wf_id}/report")

@@ -54,19 +54,21 @@ def answer_text(form: dict[str, str]) -> str:
     return "\n".join(parts) or form.get("text", "").strip()
 
 
-async def act(wf_id: str, action: Callable[..., Any], *args: Any) -> Response:
+async def act(wf_id: str, action: Callable[..., Any], *args: Any, refused_to: str = "") -> Response:
     """Run one workflow action off the event loop; back to the workflow's page, with the
-    action's refusal as the page's error (an unknown workflow stays a 404)."""
+    action's refusal as the error of that page (or of ``refused_to``, the page the form was
+    on); an unknown workflow stays a 404."""
+    where = refused_to or f"/workflows/{quote(wf_id)}"
     try:
         await run_in_threadpool(action, *args)
     except Refusal as exc:
         if isinstance(exc, NotFound):
             raise
-        return back(f"/workflows/{quote(wf_id)}", error=message_of(exc))
+        return back(where, error=message_of(exc))
     except ConsoleError as exc:
         if exc.status == 404:
             raise
-        return back(f"/workflows/{quote(wf_id)}", error=exc.message)
+        return back(where, error=exc.message)
     return back(f"/workflows/{quote(wf_id)}")
 
 
@@ -118,7 +120,9 @@ def workflows(request: Request, console: ConsoleDep, caller: PageCaller, status:
 def workflow(request: Request, console: ConsoleDep, caller: PageCaller, wf_id: str, error: str = "") -> HTMLResponse:
     d, state = actions.load(console, wf_id)
     prog = views.progress(console.ws, console.jobs, d, state)
-    has_evidence = default_report_path(console.ws, wf_id).is_file()
+    # something to review: a report of a loop that ran the engine (a stop before any run, as a
+    # question or a refusal, writes a report too, but there is no evidence of a change in it)
+    has_evidence = state.usage.engine_runs > 0 and default_report_path(console.ws, wf_id).is_file()
     return page(console, request, "workflow.html", caller, s=state, st=views.status_view(state.status), p=prog,
                 proposal=views.proposal(d, state), plan=views.authorization_plan(state),
                 decisions=decisions_allowed(state.status), has_evidence=has_evidence, error=error)
@@ -164,12 +168,14 @@ async def resume(console: ConsoleDep, caller: PageCaller, form: PageForm, wf_id:
 @router.post("/workflows/{wf_id}/decide")
 async def decide(console: ConsoleDep, caller: PageCaller, form: PageForm, wf_id: str) -> Response:
     promote = form.get("promote") == "on"
+    # a refusal goes back to the page the form was on (the review page or the workflow's)
+    where = f"/workflows/{quote(wf_id)}" + ("/review" if form.get("from") == "review" else "")
     try:
         body = DecisionBody(decision=form.get("decision", ""), note=form.get("note", ""), promote=promote)
     except ValidationError as exc:
-        return back(f"/workflows/{quote(wf_id)}", error=first_error(exc))
+        return back(where, error=first_error(exc))
     actor = console.actor(caller, "promote" if promote else "decide", None, required=True)
-    return await act(wf_id, actions.decide_workflow, console, wf_id, body, actor)
+    return await act(wf_id, actions.decide_workflow, console, wf_id, body, actor, refused_to=where)
 
 
 __all__ = ["router", "active_baseline_row", "answer_text", "PAGE_SIZE"]

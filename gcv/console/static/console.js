@@ -1,4 +1,5 @@
-// GCV console: live progress (server-sent events) and the fight viewer. No inline script:
+// GCV console: live progress (server-sent events), the fight viewer, the phone-width menu and
+// the decision form's note. No inline script:
 // the pages carry their data in data- attributes and this file (served by the console) reads them.
 "use strict";
 
@@ -126,9 +127,51 @@ function startViewer(root) {
   });
 }
 
+// ---------------------------------------------------------------- the viewer's sides on a narrow screen
+// (the CSS shows one side at a time below 800 px: the one this toggle picked; both side by side above)
+function startSides(root) {
+  const group = document.getElementById("v-sides");
+  if (!group) return;
+  const buttons = Array.from(group.querySelectorAll("button[data-side]"));
+  function pick(side) {
+    root.dataset.show = side;
+    buttons.forEach(function (b) { b.setAttribute("aria-pressed", b.dataset.side === side ? "true" : "false"); });
+  }
+  buttons.forEach(function (b) { b.addEventListener("click", function () { pick(b.dataset.side); }); });
+  pick(root.querySelector('figure[data-side="candidate"]') ? "candidate" : buttons[0].dataset.side);
+  group.hidden = false;
+}
+
+// ---------------------------------------------------------------- the navigation on a narrow screen
+function startMenu() {
+  const toggle = document.getElementById("menu-toggle");
+  if (!toggle) return;
+  const header = toggle.closest("header");
+  header.classList.add("js-menu");  // without this script the navigation simply wraps
+  toggle.hidden = false;
+  toggle.addEventListener("click", function () {
+    const open = header.classList.toggle("open");
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+  });
+}
+
+// ---------------------------------------------------------------- the decision's note
+// accept and rollback need a note (the server refuses them without one); the form says so at once
+function startDecide() {
+  const note = document.getElementById("note");
+  const radios = document.querySelectorAll('#decide input[name="decision"]');
+  if (!note || !radios.length) return;
+  const always = note.required;
+  radios.forEach(function (r) {
+    r.addEventListener("change", function () { note.required = always || r.hasAttribute("data-note-required"); });
+  });
+}
+
 document.addEventListener("DOMContentLoaded", function () {
+  startMenu();
+  startDecide();
   const live = document.getElementById("live");
   if (live && live.dataset.final !== "1") startLive(live);
   const viewer = document.querySelector(".viewer[data-wf]");
-  if (viewer) startViewer(viewer);
+  if (viewer) { startViewer(viewer); startSides(viewer); }
 });
