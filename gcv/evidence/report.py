@@ -335,7 +335,7 @@ class _Report:
         rows = []
         for skill in [s["skill"] for s in base["skills"]]:
             for key, label, interval in POPULATION_FIELDS:
-                cells = []
+                cells: list[dict[str, Any] | None] = []
                 for n, _ in columns:
                     sk = next((x for x in summaries[n]["skills"] if x["skill"] == skill), None)
                     if sk is None:
@@ -499,8 +499,8 @@ class _Report:
             if area.tightest_milli is not None:
                 card["tightest"] = {"percent": f"{area.tightest_milli / 10:g}", "tick": area.tightest_tick,
                                     "phase": area.tightest_phase_id}
-            card["frames"] = self._tick_frame(n, rep, area.tightest_tick if rep.verdict != "unfair"
-                                              else rep.unfair.tick)
+            tick = area.tightest_tick if rep.verdict != "unfair" else (rep.unfair.tick if rep.unfair else None)
+            card["frames"] = self._tick_frame(n, rep, tick)
             card["chart"] = data_uri("image/svg+xml", safe_area_svg(rep).encode("utf-8"))
             cards.append(card)
         return {"cards": cards}
@@ -612,7 +612,8 @@ class _Report:
         if auth:
             policy = (auth.get("scope") or {}).get("fairness_policy")
             auth = {"actor": auth["actor"], "via": auth.get("via"), "at": utc(auth.get("at")),
-                    "engine": auth.get("engine"), "policy": policy, "policy_words": POLICY_WORDS.get(policy, "")}
+                    "engine": auth.get("engine"), "policy": policy,
+                    "policy_words": POLICY_WORDS.get(policy, "") if policy else ""}
         return {"rows": rows, "auth": auth}
 
     def verify_section(self) -> dict[str, Any]:

@@ -6,10 +6,11 @@ templates replaced it (gcv 0.1.0): a real one (a workflow awaiting authorization
 runs, so no frames) and the same evidence edited to reach the branches a real workflow
 rarely does (terminal reasons, questions and issues, a human decision, prescreen failures,
 overruled gates, refused repairs, validation errors, agent errors, redactions, ten extra
-diffs, a candidate that changes 13 fields), with a hostile string in every text. ``verify --replay`` compares a re-rendered
-report with the bundled one only under the same gcv version, so the golden comparison
-renders under the version the bundle records. When the report changes on purpose (and gcv's
-version with it), these bundles are re-exported with the new renderer.
+diffs, a candidate that changes 13 fields), with a hostile string in every text.
+``verify --replay`` compares a re-rendered report with the bundled one only under the same
+gcv version, so the golden comparison renders under the version the bundle records. When
+the report changes on purpose (and gcv's version with it), these bundles are re-exported
+with the new renderer.
 """
 
 from __future__ import annotations
