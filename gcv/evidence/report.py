@@ -12,6 +12,13 @@ targets and the designer's intent hold), then the request and goal, the change, 
 validation layers, the metrics of every run against the targets, the checks, the charts,
 the before/after frames, the review and repair history, the agent runs with their raw
 output, the timeline, budgets, and how to verify the bundle.
+
+This module prepares the data (plain dicts of text and numbers, one per section); the
+markup is in ``report_templates/`` (Jinja2, autoescaped: the page, one template per section,
+``_macros.html`` with the status pill, badges, tables and figures). ``gcv verify --replay``
+re-renders a bundle's report and compares bytes, so the templates render exactly the page
+the f-string renderer before them did: their lines are joined (no whitespace between tags)
+and values are escaped as that renderer escaped them (``&quot;`` and ``&#x27;``).
 """
 
 from __future__ import annotations
@@ -21,9 +28,13 @@ import html
 import io
 import json
 import time
-from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2.ext import Extension
+from markupsafe import Markup
 
 import gcv
 from gcv.evidence import plots
@@ -42,7 +53,7 @@ from gcv.store.atomic import atomic_write_bytes
 from gcv.store.catalog import Workspace
 from gcv.validation.diff import change_with_origins
 from gcv.workflow.state import CAPTURE_TICKS
-from gcv.workflow.states import decisions_allowed
+from gcv.workflow.states import NOTE_REQUIRED, decisions_allowed
 from gcv.evaluation.models import check_label
 
 # The report's CSS classes for the status vocabulary's tones (gcv.contract.status).
@@ -56,86 +67,16 @@ METRICS = [
     ("player_health_remaining", "player health left"),
 ]
 GATE_TONE = {"accept": "ok", "repair": "info", "human_review": "warn", "stop": "bad"}
-
-CSS = """
-:root{--ink:#0f172a;--muted:#64748b;--line:#e2e8f0;--bg:#f8fafc;--card:#fff;--ok:#15803d;--ok-bg:#dcfce7;
---bad:#b91c1c;--bad-bg:#fee2e2;--warn:#a16207;--warn-bg:#fef9c3;--info:#1d4ed8;--info-bg:#dbeafe;--neutral-bg:#f1f5f9}
-*{box-sizing:border-box}
-body{margin:0;background:var(--bg);color:var(--ink);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,
-"Helvetica Neue",Arial,"Liberation Sans","DejaVu Sans","Noto Sans CJK SC","Noto Sans SC","Source Han Sans SC",
-"WenQuanYi Zen Hei","WenQuanYi Micro Hei","Microsoft YaHei","PingFang SC","Hiragino Sans GB",sans-serif}
-main{max-width:1180px;margin:0 auto;padding:24px 28px 64px}
-h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:0 0 12px;padding-bottom:6px;
-border-bottom:2px solid var(--line)}
-h3{font-size:15px;margin:18px 0 8px}
-code,pre,.mono{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,"Liberation Mono","DejaVu Sans Mono",
-monospace;font-size:12.5px}
-pre{background:#0f172a;color:#e2e8f0;padding:12px 14px;border-radius:8px;overflow:auto;white-space:pre-wrap;
-word-break:break-word}
-.brand{font-size:12px;letter-spacing:.08em;text-transform:uppercase;color:var(--muted);font-weight:600}
-.sub{color:var(--muted);font-size:13px}
-section{background:var(--card);border:1px solid var(--line);border-radius:12px;padding:18px 20px;margin:18px 0;
-box-shadow:0 1px 2px rgba(15,23,42,.04)}
-.verdict{border-radius:12px;padding:18px 20px;margin:16px 0;border:1px solid}
-.verdict.ok{background:var(--ok-bg);border-color:#86efac}.verdict.bad{background:var(--bad-bg);border-color:#fca5a5}
-.verdict.warn{background:var(--warn-bg);border-color:#fde047}.verdict.neutral{background:var(--neutral-bg);
-border-color:#cbd5e1}
-.verdict .headline{display:flex;align-items:center;gap:12px;flex-wrap:wrap}
-.verdict .title{font-size:20px;font-weight:700}
-.verdict dl{display:grid;grid-template-columns:190px 1fr;gap:6px 16px;margin:14px 0 0}
-.verdict dt{color:#334155;font-weight:600}.verdict dd{margin:0}
-.pill{display:inline-block;padding:2px 10px;border-radius:999px;font-size:12px;font-weight:700;letter-spacing:.02em;
-text-transform:uppercase;white-space:nowrap}
-.pill.ok{background:var(--ok);color:#fff}.pill.bad{background:var(--bad);color:#fff}.pill.warn{background:#ca8a04;
-color:#fff}
-.pill.neutral{background:#475569;color:#fff}.pill.info{background:var(--info);color:#fff}
-.badge{display:inline-block;padding:1px 8px;border-radius:6px;font-size:12px;font-weight:600}
-.badge.pass{background:var(--ok-bg);color:var(--ok)}.badge.fail{background:var(--bad-bg);color:var(--bad)}
-.badge.skip{background:var(--neutral-bg);color:var(--muted)}.badge.info{background:var(--info-bg);color:var(--info)}
-nav{display:flex;flex-wrap:wrap;gap:6px 14px;font-size:13px;margin:6px 0 0}
-nav a{color:var(--info);text-decoration:none}nav a:hover{text-decoration:underline}
-table{border-collapse:collapse;width:100%;margin:6px 0 4px;font-size:13px}
-th,td{border-bottom:1px solid var(--line);padding:6px 10px;text-align:left;vertical-align:top}
-th{background:#f1f5f9;font-weight:600;color:#334155;position:sticky;top:0}
-tbody tr:nth-child(even) td{background:#fbfdff}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
-td.pass{background:#f0fdf4 !important;color:var(--ok);font-weight:600}
-td.fail{background:#fef2f2 !important;color:var(--bad);font-weight:600}
-td.final,th.final{box-shadow:inset 2px 0 0 var(--info),inset -2px 0 0 var(--info)}
-td.same{color:#94a3b8}
-.grid2{display:grid;grid-template-columns:1fr 1fr;gap:16px}
-.frames{display:grid;grid-template-columns:90px minmax(0,340px) minmax(0,340px);justify-content:center;gap:10px 14px;
-align-items:start}
-.moments{display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:10px 14px}
-.moments img{width:100%;border-radius:8px;border:1px solid var(--line)}figure{margin:0}
-.frames .hd{font-weight:700;color:#334155}.frames img{width:100%;border-radius:8px;border:1px solid var(--line);
-display:block}
-.frames .missing{border:1px dashed #cbd5e1;border-radius:8px;padding:24px;color:var(--muted);text-align:center;
-background:#f8fafc}
-.charts{display:grid;grid-template-columns:1fr 1fr;gap:12px;align-items:start}
-.chart{margin:4px 0 10px}.chart img{max-width:100%;height:auto;display:block;margin:0 auto}.chart.wide{
-grid-column:1/-1}
-table.kvt{max-width:720px}table.kvt td:first-child{width:45%;color:#334155}
-.nowrap,td.mono{white-space:nowrap}
-.card{border:1px solid var(--line);border-radius:10px;padding:12px 14px;margin:12px 0;background:#fcfdff}
-.card h3{margin-top:0;display:flex;gap:10px;align-items:center}
-.kv{display:grid;grid-template-columns:170px 1fr;gap:4px 14px}.kv div:nth-child(odd){color:var(--muted)}
-details{margin:6px 0}summary{cursor:pointer;color:var(--info)}
-blockquote{margin:0;padding:10px 14px;border-left:4px solid var(--info);background:#eff6ff;border-radius:6px;
-font-size:15px}
-.trace{background:#0f172a;color:#e2e8f0;border-radius:8px;padding:10px 14px}
-.trace div{font-family:ui-monospace,Menlo,Consolas,"DejaVu Sans Mono",monospace;font-size:12.5px;white-space:pre-wrap}
-.muted{color:var(--muted)}.small{font-size:12px}
-footer{color:var(--muted);font-size:12px;text-align:center;margin-top:28px}
-@media (max-width:800px){.grid2{grid-template-columns:1fr}.verdict dl{grid-template-columns:1fr}}
-@media print{section{break-inside:avoid;box-shadow:none}th{position:static}}
-"""
+POPULATION_FIELDS = [("survival_rate", "survival rate", "survival_interval"),
+                     ("hits_mean", "hits (mean)", "hits_mean_interval"),
+                     ("hits_p90", "hits (p90)", "hits_p90_interval"),
+                     ("peak_alive_p90", "peak alive (p90)", "peak_alive_p90_interval")]
+CHART_ALTS = ["Alive bullets per second, baseline and candidates, with the limit",
+              "Cumulative player hits over time, with the hit limit",
+              "Bullets spawned and peak alive bullets per phase, baseline and final candidate"]
 
 
-def esc(value: Any) -> str:
-    return html.escape("" if value is None else str(value), quote=True)
-
-
+# ---------------------------------------------------------------------- formatting (text, never markup)
 def fmt(value: Any) -> str:
     if value is None:
         return "—"
@@ -173,59 +114,45 @@ def fmt_seconds(tick: int) -> str:
     return f"{round(tick / TICK_HZ, 2):g}"
 
 
-def badge(passed: bool | None, text: str | None = None) -> str:
-    if passed is None:
-        return f'<span class="badge skip">{esc(text or "n/a")}</span>'
-    cls = "pass" if passed else "fail"
-    return f'<span class="badge {cls}">{esc(text or ("PASS" if passed else "FAIL"))}</span>'
-
-
-def layer_badge(status: str) -> str:
-    cls = {"passed": "pass", "failed": "fail"}.get(status, "skip")
-    return f'<span class="badge {cls}">{esc(status)}</span>'
-
-
-def table(headers: Iterable[str], rows: Iterable[Iterable[str]], *, cls: str = "",
-          head_classes: Iterable[str] | None = None) -> str:
-    """``headers`` are text (escaped here); cells are HTML (escaped by the caller)."""
-    hc = list(head_classes or [])
-    ths = "".join(f'<th class="{hc[i]}">{esc(h)}</th>' if i < len(hc) and hc[i] else f"<th>{esc(h)}</th>"
-                  for i, h in enumerate(headers))
-    body = "".join("<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
-                   for row in rows)
-    return f'<table class="{cls}"><thead><tr>{ths}</tr></thead><tbody>{body}</tbody></table>'
-
-
-def num(value: Any) -> str:
-    """A right-aligned numeric cell (``value`` is HTML)."""
-    return f'<td class="num">{value}</td>'
-
-
 def data_uri(mime: str, data: bytes) -> str:
     return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
 
 
-def second_reading_section(state: dict[str, Any]) -> str | None:
-    """The second reading of the request (issue 26, item 6): each thing the designer's words ask
-    for, and whether the candidate shown does it. None when no round was read again."""
-    rnd = next((r for r in reversed(state.get("rounds") or []) if r.get("second_reading")), None)
-    if rnd is None:
-        return None
-    sr = rnd["second_reading"]
-    verdict = {"holds": "every thing asked for holds", "misses": "the result does not do what was asked",
-               "unread": "not checked"}.get(sr.get("verdict"), str(sr.get("verdict")))
-    rows = [[esc(i["asked"]), esc(i["expected"]), esc(i["found"]), badge(bool(i["holds"]), "holds" if i["holds"]
-                                                                          else "MISS")]
-            for i in sr.get("items") or []]
-    note = f'<p class="sub">{esc(sr["note"])}</p>' if sr.get("note") else ""
-    return (f'<p>{badge(sr.get("verdict") != "misses", sr.get("verdict"))} candidate {esc(rnd["round"])}: '
-            f'{esc(verdict)}</p><p class="sub">The request and the designer\'s answers, read again from scratch by '
-            f'the {esc(sr.get("reader"))} reader, with nothing of the loop, against the candidate\'s change from '
-            'the baseline. A stated number holds when the value equals it; a word without a number when the value '
-            'moves that way; a target when it is at least as strict (docs/repair.md section 7).</p>' + note
-            + (table(["asked", "expected", "found", ""], rows) if rows else ""))
+# ---------------------------------------------------------------------- the template environment
+class JoinedLines(Extension):
+    """The report's ``.html`` templates are written one element a line, indented, but the page
+    has no whitespace between its tags (and may not gain any: replay compares bytes). So each
+    line of an ``.html`` template is stripped and the lines are joined before Jinja2 parses
+    them; text that needs a space keeps it inside one line, and a line break that belongs to the
+    page is written ``{{ "\\n" }}``. Other templates (``report.css``) are left as they are."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        if name is None or not name.endswith(".html"):
+            return source
+        return "".join(line.strip() for line in source.splitlines())
 
 
+def escape_value(value: Any) -> Any:
+    """The environment's ``finalize``: every ``{{ value }}`` is escaped here, before autoescape
+    sees it (which then leaves it alone). None is empty; markup (a macro's output, an SVG we
+    drew) passes. This is the escaping of the reports made before the templates (``&quot;``,
+    ``&#x27;``; markupsafe would write ``&#34;``, ``&#39;``), so their bundles still replay."""
+    if hasattr(value, "__html__"):
+        return value
+    return Markup(html.escape("" if value is None else str(value), quote=True))
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(loader=PackageLoader("gcv.evidence", "report_templates"),
+                      autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=True),
+                      undefined=StrictUndefined, finalize=escape_value, keep_trailing_newline=True,
+                      extensions=[JoinedLines])
+    env.filters.update(fmt=fmt, utc=utc, seconds=fmt_seconds)
+    return env
+
+
+# ---------------------------------------------------------------------- the data of every section
 class _Report:
     def __init__(self, ev: Evidence, bundle_name: str) -> None:
         self.ev = ev
@@ -254,13 +181,6 @@ class _Report:
                 return e
         return None
 
-    def final_diff(self) -> list[dict[str, Any]]:
-        n = self.final_no or (self.rounds[-1]["round"] if self.rounds else None)
-        if n is None:
-            return []
-        entry = next((e for e in self.ev.rounds() if e["round"] == n), None)
-        return self.ev.json(entry.get("diff")) or [] if entry else []
-
     def final_change(self) -> list[dict[str, Any]]:
         """The final candidate's change with each edit's origin: requested, or added by a repair."""
         n = self.final_no or (self.ev.rounds()[0]["round"] if self.ev.rounds() else None)
@@ -269,91 +189,6 @@ class _Report:
         entries = sorted(self.ev.rounds(), key=lambda e: e["round"])
         rounds = [(e["round"], e.get("origin") or "", self.ev.json(e["config"])) for e in entries if e["round"] <= n]
         return change_with_origins(self.ev.baseline_config(), rounds, n)
-
-    # ------------------------------------------------------------------ sections
-    def verdict(self) -> str:
-        s = self.state
-        status = s["status"]
-        t = tone(status)
-        reason = s.get("terminal_reason")
-        message = s.get("terminal_message")
-        head = (f'<div class="headline"><span class="pill {t}">{esc(status.replace("_", " "))}</span>'
-                f'<span class="title">{esc(status_title(status))}</span></div>')
-        if reason or message:
-            sep = " — " if reason and message else ""
-            head += f'<div class="sub" style="margin-top:6px">{esc(reason or "")}{sep}{esc(message or "")}</div>'
-        rows: list[tuple[str, str]] = [("What was asked", f"“{esc(s['request'])}”")]
-        diff = self.final_change()
-        if diff:
-            parts = [f"<code>{esc(c['path'])}</code> {esc(fmt(c.get('before')))} → <b>{esc(fmt(c.get('after')))}</b>"
-                     + (f" ({c['percent']:+g}%)" if c.get("percent") is not None else "")
-                     + (' <span class="badge info">requested</span>' if c["requested"] else
-                        f' <span class="badge fail">added by {esc(c["origin"].replace(":", ": "))} · not requested'
-                        f'</span>')
-                     for c in diff[:8]]
-            more = f" and {len(diff) - 8} more" if len(diff) > 8 else ""
-            which = f"candidate {self.final_no}" if self.final_no else "the candidate"
-            rows.append(("What changed", f"{len(diff)} field(s) in {esc(which)}:<br>" + "<br>".join(parts) + more))
-        elif s.get("requirement"):
-            rows.append(("What changed", "nothing was changed"))
-        ev = self.final_eval
-        if ev:
-            hard = ev.get("checks", [])
-            intent = ev.get("intent_checks", [])
-            hp = sum(1 for c in hard if c["passed"])
-            ip = sum(1 for c in intent if c["passed"])
-            failed = [c for c in hard if not c["passed"]]
-            rows.append(("Targets hold?", f"{badge(hp == len(hard), 'yes' if hp == len(hard) else 'no')} "
-                                          f"{hp} of {len(hard)} hard checks pass on candidate {self.final_no}"
-                         + (": failing " + ", ".join(esc(check_label(c)) for c in failed) if failed else "")))
-            if intent:
-                rows.append(("Intent holds?", f"{badge(ip == len(intent), 'yes' if ip == len(intent) else 'no')} "
-                                              f"{ip} of {len(intent)} intent checks pass"))
-            else:
-                rows.append(("Intent holds?", '<span class="muted">no intent checks (the goal asks for none)</span>'))
-        else:
-            rows.append(("Targets hold?", '<span class="muted">no candidate was evaluated</span>'))
-        req = s.get("requirement") or {}
-        if req.get("questions"):
-            rows.append(("Questions", "<br>".join(esc(q) for q in req["questions"])))
-        if req.get("issues"):
-            rows.append(("Issues", "<br>".join(f"<code>{esc(i.get('field'))}</code>: {esc(i.get('message'))}"
-                                               for i in req["issues"])))
-        settings = s["settings"]
-        runs = s["usage"]["baseline_runs"] + s["usage"]["candidate_runs"]
-        rows.append(("Runs", f"{runs} engine run(s) on <b>{esc(self.engine_text())}</b> "
-                             f"({s['usage']['baseline_runs']} baseline, {s['usage']['candidate_runs']} candidate), "
-                             f"seed {esc(settings['seed'])}, player <code>{esc(fmt(settings['player']))}</code>"))
-        human = s.get("human_decision")
-        if human:
-            rows.append(("Human decision", f"<b>{esc(human['decision'])}</b> by {esc(human['actor'])} at "
-                                           f"{esc(utc(human.get('at')))}"
-                         + (f" — “{esc(human['note'])}”" if human.get("note") else "")
-                         + (f"; promoted to baseline v{esc(human['promoted_version'])}"
-                            if human.get("promoted_version") else "")))
-        elif decisions_allowed(Status(status)):
-            # exactly the decisions the state machine takes from here (the CLI refuses any other)
-            rows.append(("Human decision", f'pending: <code>gcv decide {esc(s["id"])} '
-                                           f'{"|".join(decisions_allowed(Status(status)))} --actor NAME</code>'))
-        version = evidence_version(self.ev.history(), status)
-        rows.append(("Evidence", f"<b>version {version.number}</b> of this workflow's evidence"
-                                 + (" (interim: the workflow has not stopped yet; the evidence of its next stop "
-                                    "replaces it)" if version.interim else
-                                    "; a later decision gives a new version, this one stays verifiable")))
-        dl = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
-        return f'<div class="verdict {t}">{head}<dl>{dl}</dl></div>'
-
-    def engine_line(self, r: dict[str, Any]) -> str:
-        """Per candidate: pre-screened and not run in the engine, or the engine run and its parity."""
-        if r.get("prescreen_failed"):
-            return (f'{badge(False, "pre-screened")} failed {esc(", ".join(r["prescreen_failed"]))} in the reference '
-                    "simulator: not run in the engine (no engine run spent)")
-        run = r.get("run")
-        if not run:
-            return '<span class="muted">not run</span>'
-        parity = (f" · {badge(True, 'parity ok')} gameplay equals the reference pre-screen, figure for figure"
-                  if r.get("prescreen") else "")
-        return f"engine run on <b>{esc(run.get('engine'))}</b> ({'ok' if run.get('ok') else 'failed'}){parity}"
 
     def engine_text(self) -> str:
         """What actually ran (the runner's label, e.g. ue5-harness), never just what was asked for."""
@@ -365,18 +200,49 @@ class _Report:
             return f"{requested} (requested; nothing ran)"
         return ", ".join(ran) + ("" if ran == [requested] else f" (requested {requested})")
 
-    def request_section(self) -> str:
+    # ------------------------------------------------------------------ sections
+    def verdict(self) -> dict[str, Any]:
         s = self.state
-        out = [f"<blockquote>{esc(s['request'])}</blockquote>"]
+        status = s["status"]
+        diff = self.final_change()
+        changes = [{"path": c["path"], "before": fmt(c.get("before")), "after": fmt(c.get("after")),
+                    "percent": None if c.get("percent") is None else f"{c['percent']:+g}",
+                    "requested": c["requested"], "origin": c["origin"].replace(":", ": ")} for c in diff]
+        targets = None
+        ev = self.final_eval
+        if ev:
+            hard = ev.get("checks", [])
+            intent = ev.get("intent_checks", [])
+            targets = {"hard_passed": sum(1 for c in hard if c["passed"]), "hard": len(hard),
+                       "failing": ", ".join(check_label(c) for c in hard if not c["passed"]),
+                       "intent_passed": sum(1 for c in intent if c["passed"]), "intent": len(intent)}
         req = s.get("requirement") or {}
-        out.append(f'<p class="sub">Requirement agent decision: <b>{esc(req.get("decision") or "—")}</b> · '
-                   f'provider <code>{esc(s["settings"]["provider"])}</code> · baseline '
-                   f'{esc(s.get("baseline_source") or "")} <code>{esc(s["baseline_hash"][:12])}</code></p>')
+        human = s.get("human_decision")
+        pending = None
+        if not human and decisions_allowed(Status(status)):
+            # exactly the decisions the state machine takes from here (the CLI refuses any other)
+            allowed = decisions_allowed(Status(status))
+            pending = "|".join(allowed) + (" --actor NAME --note TEXT" if NOTE_REQUIRED & set(allowed)
+                                           else " --actor NAME")
+        version = evidence_version(self.ev.history(), status)
+        return {"id": s["id"], "status": status, "tone": tone(status), "title": status_title(status),
+                "reason": s.get("terminal_reason"), "message": s.get("terminal_message"), "request": s["request"],
+                "changes": changes[:8], "changed": len(diff), "has_requirement": bool(s.get("requirement")),
+                "which": f"candidate {self.final_no}" if self.final_no else "the candidate",
+                "final_no": self.final_no, "targets": targets, "questions": req.get("questions") or [],
+                "issues": req.get("issues") or [], "usage": s["usage"], "engine": self.engine_text(),
+                "seed": s["settings"]["seed"], "player": fmt(s["settings"]["player"]), "human": human,
+                "pending": pending, "version": version.number, "interim": version.interim}
+
+    def request_section(self) -> dict[str, Any]:
+        s = self.state
+        req = s.get("requirement") or {}
+        goal = None
         g = self.goal
         if g:
             c = g.get("constraints") or {}
             edits = ", ".join(f"{e['field']} {e['operation']} {fmt(e['value'])}" for e in g.get("edits", [])) or "—"
-            rows = [
+            goal = [
                 ("target phases", ", ".join(g.get("target_phase_ids", []))),
                 ("pattern type", fmt(g.get("pattern_type"))),
                 ("bidirectional", fmt(g.get("bidirectional"))),
@@ -388,27 +254,21 @@ class _Report:
                 ("max player hits (designer)", fmt(c.get("max_player_hits"))),
                 ("preserve visual style", fmt(g.get("preserve_visual_style"))),
             ]
-            out.append("<h3>Structured goal</h3>" + table(["goal field", "value"],
-                                                          [[esc(k), esc(v)] for k, v in rows], cls="kvt"))
-        else:
-            out.append('<p class="muted">No structured goal: the request did not become a candidate.</p>')
+        targets = None
         ev = self.any_evaluation()
         if ev:
             t = ev["targets"]
-            deriv = t.get("derivation", {})
-            rows2 = [[esc(k), f'<td class="num">{esc(fmt(t.get(k)))}</td>', esc((t.get("sources") or {}).get(k, "")),
-                      f'<span class="small mono">{esc(deriv.get(k, ""))}</span>']
-                     for k in ("max_alive_bullets", "max_player_hits", "min_low_fps", "min_survival_ticks",
-                               "require_all_phases")]
-            out.append("<h3>Effective targets</h3><p class=\"sub\">From the baseline and the designer's constraints, "
-                       "never from the candidate.</p>" + table(["target", "value", "source", "derivation"], rows2))
-        return "".join(out)
+            targets = [{"name": k, "value": fmt(t.get(k)), "source": (t.get("sources") or {}).get(k, ""),
+                        "derivation": t.get("derivation", {}).get(k, "")}
+                       for k in ("max_alive_bullets", "max_player_hits", "min_low_fps", "min_survival_ticks",
+                                 "require_all_phases")]
+        return {"request": s["request"], "decision": req.get("decision") or "—", "provider": s["settings"]["provider"],
+                "baseline_source": s.get("baseline_source") or "", "baseline_hash": s["baseline_hash"][:12],
+                "goal": goal, "targets": targets}
 
-    def changes_section(self) -> str:
+    def changes_section(self) -> dict[str, Any]:
         entries = self.ev.rounds()
         diffs = {e["round"]: (self.ev.json(e.get("diff")) or []) for e in entries}
-        if not entries:
-            return '<p class="muted">No candidate config was produced.</p>'
         paths: list[str] = []
         base_val: dict[str, Any] = {}
         for n in sorted(diffs):
@@ -416,98 +276,69 @@ class _Report:
                 if c["path"] not in paths:
                     paths.append(c["path"])
                 base_val.setdefault(c["path"], c.get("before"))
-        if not paths:
-            return '<p class="muted">The candidate is identical to the baseline.</p>'
-        headers = ["field", "baseline"] + [self.column(n) for n in sorted(diffs)]
-        head_classes = ["", ""] + ["final" if n == self.final_no else "" for n in sorted(diffs)]
         rows = []
         for p in paths:
-            row = [f"<code>{esc(p)}</code>", f'<td class="num">{esc(fmt(base_val.get(p)))}</td>']
+            cells = []
             for n in sorted(diffs):
                 change = next((c for c in diffs[n] if c["path"] == p), None)
-                fin = " final" if n == self.final_no else ""
-                if change is None:
-                    row.append(f'<td class="num same{fin}">{esc(fmt(base_val.get(p)))}</td>')
-                else:
-                    row.append(f'<td class="num{fin}"><b>{esc(fmt(change.get("after")))}</b></td>')
-            rows.append(row)
-        origin = " · ".join(f"candidate {e['round']}: {esc(e.get('origin') or '')}" for e in entries)
-        return (f'<p class="sub">Every field that differs from the baseline in any candidate; greyed cells equal '
-                f'the baseline. Origin — {origin}.</p>' + table(headers, rows, head_classes=head_classes))
+                cells.append({"final": n == self.final_no, "changed": change is not None,
+                              "value": fmt(base_val.get(p) if change is None else change.get("after"))})
+            rows.append({"path": p, "baseline": fmt(base_val.get(p)), "cells": cells})
+        return {"any": bool(entries), "rows": rows,
+                "headers": ["field", "baseline"] + [self.column(n) for n in sorted(diffs)],
+                "head_classes": ["", ""] + ["final" if n == self.final_no else "" for n in sorted(diffs)],
+                "origin": " · ".join(f"candidate {e['round']}: {e.get('origin') or ''}" for e in entries)}
 
-    def validation_section(self) -> str:
-        entries = self.ev.rounds()
-        if not entries:
-            return '<p class="muted">Nothing was validated.</p>'
-        reports = {e["round"]: self.ev.json(e.get("validation")) for e in entries}
-        layers = ["schema", "reference", "rules", "safety"]
+    def second_reading_section(self) -> dict[str, Any] | None:
+        """The second reading of the request (issue 26, item 6): each thing the designer's words ask
+        for, and whether the candidate shown does it. None when no round was read again."""
+        rnd = next((r for r in reversed(self.rounds) if r.get("second_reading")), None)
+        if rnd is None:
+            return None
+        sr = rnd["second_reading"]
+        verdict = {"holds": "every thing asked for holds", "misses": "the result does not do what was asked",
+                   "unread": "not checked"}.get(sr.get("verdict"), str(sr.get("verdict")))
+        return {"round": rnd["round"], "verdict": sr.get("verdict"), "verdict_text": verdict,
+                "reader": sr.get("reader"), "note": sr.get("note"),
+                "rows": [{"asked": i["asked"], "expected": i["expected"], "found": i["found"],
+                           "holds": bool(i["holds"])} for i in sr.get("items") or []]}
+
+    def validation_section(self) -> dict[str, Any]:
+        reports = {e["round"]: self.ev.json(e.get("validation")) for e in self.ev.rounds()}
         rows = []
-        for name in layers:
-            row = [f"<b>{esc(name)}</b>"]
-            for n in sorted(reports):
-                rep = reports[n]
-                layer = next((lr for lr in (rep or {}).get("layers", []) if lr["layer"] == name), None)
-                if layer is None:
-                    row.append('<span class="badge skip">n/a</span>')
-                    continue
-                cell = layer_badge(layer["status"])
-                if layer.get("reason"):
-                    cell += f'<div class="small muted">{esc(layer["reason"])}</div>'
-                for err in layer.get("errors", []):
-                    cell += (f'<div class="small"><code>{esc(err["rule_id"])}</code> at <code>{esc(err["path"])}'
-                             f'</code>: {esc(err["message"])}</div>')
-                for note in layer.get("notes", []):
-                    cell += f'<div class="small muted">{esc(note)}</div>'
-                row.append(cell)
-            rows.append(row)
-        oks = [bool((reports[n] or {}).get("ok")) for n in sorted(reports)]
-        overall = ["<b>overall</b>"] + [badge(ok, "valid" if ok else "invalid") for ok in oks]
-        rows.append(overall)
-        return ('<p class="sub">Schema → reference → rules → safety, each candidate against the baseline and the '
-                'goal. A candidate is never run unless every layer passes.</p>'
-                + table(["layer"] + [f"candidate {n}" for n in sorted(reports)], rows))
+        for name in ["schema", "reference", "rules", "safety"]:
+            rows.append({"layer": name, "cells": [
+                next((lr for lr in (reports[n] or {}).get("layers", []) if lr["layer"] == name), None)
+                for n in sorted(reports)]})
+        return {"any": bool(reports), "rows": rows, "headers": ["layer"] + [f"candidate {n}" for n in sorted(reports)],
+                "oks": [bool((reports[n] or {}).get("ok")) for n in sorted(reports)]}
 
-    def metrics_section(self) -> str:
+    def metrics_section(self) -> dict[str, Any]:
         if not self.base_tel and not self.run_rounds:
-            return '<p class="muted">No engine run took place.</p>'
+            return {"any": False}
         evals = {n: self.ev.evaluation(n) for n in self.run_rounds}
         check_by_field: dict[int, dict[str, dict[str, Any]]] = {
             n: {c["field"]: c for c in (e or {}).get("checks", [])} for n, e in evals.items()}
-        any_eval = self.any_evaluation()
-        targets = {c["field"]: f"{c['op']} {fmt(c['expected'])}" for c in (any_eval or {}).get("checks", [])}
-        headers = ["figure", "target", "baseline"] + [self.column(n) for n in self.run_rounds]
-        head_classes = ["", "", ""] + ["final" if n == self.final_no else "" for n in self.run_rounds]
-        rows = []
+        targets = {c["field"]: f"{c['op']} {fmt(c['expected'])}"
+                   for c in (self.any_evaluation() or {}).get("checks", [])}
         tels = {n: self.ev.telemetry(n) for n in self.run_rounds}
+        rows = []
         for key, label in METRICS:
-            row = [esc(label), f'<td class="num mono">{esc(targets.get(key, ""))}</td>',
-                   f'<td class="num">{esc(fmt((self.base_tel or {}).get(key)))}</td>']
+            cells = []
             for n in self.run_rounds:
                 check = check_by_field[n].get(key)
-                cls = "num" + (" final" if n == self.final_no else "")
-                if check is not None:
-                    cls += " pass" if check["passed"] else " fail"
-                mark = "" if check is None else (" ✓" if check["passed"] else " ✗")
-                row.append(f'<td class="{cls}">{esc(fmt((tels[n] or {}).get(key)))}{mark}</td>')
-            rows.append(row)
-        verdict_row = ["<b>evaluation</b>", "", '<td class="num muted">reference</td>']
-        for n in self.run_rounds:
-            e = evals[n]
-            fin = " final" if n == self.final_no else ""
-            if e is None:
-                verdict_row.append(f'<td class="num{fin}">—</td>')
-            else:
-                verdict_row.append(f'<td class="num{fin}">{badge(e["passed"])} <span class="small muted">miss '
-                                   f'{e["miss_score"]:.3f}</span></td>')
-        rows.append(verdict_row)
-        fps = (self.base_tel or {}).get("fps_source")
-        note = (' Frame-time figures are <b>modeled</b> by the Python simulator (fps_source = model), not measured.'
-                if fps == "model" else "")
-        return (f'<p class="sub">Same seed, same player, fixed 60 Hz step for every run. Cells are green/red where a '
-                f'hard check reads that figure.{note}</p>' + table(headers, rows, head_classes=head_classes)
-                + self.population_table())
+                cells.append({"final": n == self.final_no, "passed": None if check is None else check["passed"],
+                              "value": fmt((tels[n] or {}).get(key))})
+            rows.append({"label": label, "target": targets.get(key, ""), "baseline": fmt((self.base_tel or {}).get(key)),
+                         "cells": cells})
+        verdicts = [{"final": n == self.final_no, "passed": None if evals[n] is None else evals[n]["passed"],
+                     "miss": None if evals[n] is None else f"{evals[n]['miss_score']:.3f}"} for n in self.run_rounds]
+        return {"any": True, "rows": rows, "verdicts": verdicts,
+                "headers": ["figure", "target", "baseline"] + [self.column(n) for n in self.run_rounds],
+                "head_classes": ["", "", ""] + ["final" if n == self.final_no else "" for n in self.run_rounds],
+                "modeled": (self.base_tel or {}).get("fps_source") == "model", "population": self.population()}
 
-    def population_table(self) -> str:
+    def population(self) -> dict[str, Any] | None:
         """Seeded bot populations (when the workflow ran them): per skill, baseline vs candidates."""
         columns = [(None, "baseline")] + [(e["round"], self.column(e["round"])) for e in self.ev.rounds()]
         summaries = {n: (self.ev.json(self.ev.index["baseline"].get("population")) if n is None else
@@ -515,68 +346,54 @@ class _Report:
                      for n, _ in columns}
         columns = [(n, label) for n, label in columns if summaries[n]]
         if not columns:
-            return ""
+            return None
         base = summaries[columns[0][0]]
         rows = []
-        fields = [("survival_rate", "survival rate", "survival_interval"), ("hits_mean", "hits (mean)",
-                                                                            "hits_mean_interval"),
-                  ("hits_p90", "hits (p90)", "hits_p90_interval"),
-                  ("peak_alive_p90", "peak alive (p90)", "peak_alive_p90_interval")]
         for skill in [s["skill"] for s in base["skills"]]:
-            for key, label, interval in fields:
-                row = [f"bot:{esc(skill)} {esc(label)}"]
+            for key, label, interval in POPULATION_FIELDS:
+                cells: list[dict[str, Any] | None] = []
                 for n, _ in columns:
                     sk = next((x for x in summaries[n]["skills"] if x["skill"] == skill), None)
                     if sk is None:
-                        row.append(num("—"))
+                        cells.append(None)
                         continue
                     lo, hi = (sk.get(interval) or [None, None])[:2]
-                    row.append(num(f'{esc(fmt(sk.get(key)))} <span class="small muted">[{esc(fmt(lo))}, '
-                                   f'{esc(fmt(hi))}]</span>'))
-                rows.append(row)
-        chart = ""
+                    cells.append({"value": fmt(sk.get(key)), "lo": fmt(lo), "hi": fmt(hi)})
+                rows.append({"label": f"bot:{skill} {label}", "cells": cells})
+        chart = None
         last_n, last_label = columns[-1]
         if len(columns) > 1:
             skills = [s["skill"] for s in base["skills"]]
             by_skill = {n: {s["skill"]: s for s in summaries[n]["skills"]} for n, _ in columns}
             if all(skill in by_skill[last_n] for skill in skills):
-                chart = ('<div class="chart">' + plots.population_plot(skills, by_skill[columns[0][0]],
-                                                                         by_skill[last_n], last_label) + '</div>')
-        return (f'<h3>Bot population ({esc(base["seeds"])} seeds per skill, 95% intervals)</h3>'
-                + table(["figure"] + [label for _, label in columns], rows) + chart)
+                # gcv.evidence.plots draws it (gcv.svg_chart escapes every text it writes): safe as markup
+                chart = Markup(plots.population_plot(skills, by_skill[columns[0][0]], by_skill[last_n], last_label))
+        return {"seeds": base["seeds"], "labels": [label for _, label in columns], "rows": rows, "chart": chart}
 
-    def checks_section(self) -> str:
+    def checks_section(self) -> dict[str, Any]:
         if not self.final_eval:
-            return '<p class="muted">No candidate was evaluated.</p>'
-        out = []
-
-        def rows(checks: list[dict[str, Any]]) -> list[list[str]]:
-            return [[f"<code>{esc(check_label(c))}</code>", f'<code class="small">{esc(c["field"])}</code>',
-                     f'<td class="num mono">{esc(c["op"])} {esc(fmt(c["expected"]))}</td>',
-                     f'<td class="num">{esc(fmt(c["actual"]))}</td>', badge(c["passed"]),
-                     esc(c.get("phase_id") or ""), f'<span class="small">{esc(c.get("detail", ""))}</span>']
-                    for c in checks]
-
-        hdr = ["check", "field", "expected", "actual", "result", "phase", "detail"]
-        out.append(f"<h3>Hard checks — candidate {self.final_no}</h3>" + table(hdr, rows(self.final_eval["checks"])))
-        if self.final_eval.get("intent_checks"):
-            out.append(f"<h3>Intent checks — does candidate {self.final_no} still do what the designer asked?</h3>"
-                       + table(hdr, rows(self.final_eval["intent_checks"])))
+            return {"any": False}
         history = []
         for n in self.run_rounds:
             e = self.ev.evaluation(n)
             if not e:
                 continue
             failed = [c for c in e["checks"] + e.get("intent_checks", []) if not c["passed"]]
-            history.append([f"candidate {n}", badge(e["passed"]), f'<td class="num">{e["miss_score"]:.4f}</td>',
-                            esc(", ".join(f"{check_label(c)} {fmt(c['actual'])} vs {c['op']} {fmt(c['expected'])}"
-                                          for c in failed) or "all checks pass")])
-        out.append("<h3>Every iteration</h3>" + table(["run", "result", "miss score", "failed checks"], history))
-        return "".join(out)
+            history.append({"round": n, "passed": e["passed"], "miss": f"{e['miss_score']:.4f}",
+                            "failed": ", ".join(f"{check_label(c)} {fmt(c['actual'])} vs {c['op']} {fmt(c['expected'])}"
+                                                for c in failed) or "all checks pass"})
 
-    def plots_section(self) -> str:
+        def rows(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+            return [{"label": check_label(c), "field": c["field"], "op": c["op"], "expected": fmt(c["expected"]),
+                     "actual": fmt(c["actual"]), "passed": c["passed"], "phase": c.get("phase_id") or "",
+                     "detail": c.get("detail", "")} for c in checks]
+
+        return {"any": True, "final_no": self.final_no, "hard": rows(self.final_eval["checks"]),
+                "intent": rows(self.final_eval.get("intent_checks") or []), "history": history}
+
+    def plots_section(self) -> dict[str, Any]:
         if not self.base_tel or not self.run_rounds:
-            return '<p class="muted">No runs to chart.</p>'
+            return {"charts": []}
         final_no = self.final_no or self.run_rounds[-1]
         ev = self.any_evaluation() or {}
         targets = ev.get("targets") or {}
@@ -598,20 +415,15 @@ class _Report:
                     "peak": [int(by.get(p, {}).get("peak_alive_bullets", 0)) for p in phases]}
 
         charts.append(plots.phase_bars(phases, per_phase(self.base_tel), per_phase(final_tel), f"candidate {final_no}"))
-        alts = ["Alive bullets per second, baseline and candidates, with the limit",
-                "Cumulative player hits over time, with the hit limit",
-                "Bullets spawned and peak alive bullets per phase, baseline and final candidate"]
-        wide = ["", "", " wide"]
-        return '<div class="charts">' + "".join(
-            f'<div class="chart{w}"><img alt="{esc(a)}" src="{data_uri("image/svg+xml", c.encode("utf-8"))}"></div>'
-            for a, c, w in zip(alts, charts, wide)) + "</div>"
+        return {"charts": [{"alt": a, "src": data_uri("image/svg+xml", c.encode("utf-8")), "wide": w}
+                           for a, c, w in zip(CHART_ALTS, charts, [False, False, True])]}
 
-    def frames_section(self) -> str:
+    def frames_section(self) -> dict[str, Any]:
         base = self.ev.run_entry(None)
         final_no = self.final_no or (self.run_rounds[-1] if self.run_rounds else None)
         cand = self.ev.run_entry(final_no) if final_no else None
         if not base:
-            return '<p class="muted">No frames: no run took place.</p>'
+            return {"any": False}
 
         def frames_of(entry: dict[str, Any] | None) -> dict[int, str]:
             out = {}
@@ -621,31 +433,23 @@ class _Report:
                     out[int(stem[5:])] = name
             return out
 
-        bf, cf = frames_of(base), frames_of(cand)
-        ticks = sorted(set(bf) | set(cf) | set(CAPTURE_TICKS))
-        cand_tel = self.ev.telemetry(final_no) if final_no else None
-        cells = ['<div class="hd"></div>', '<div class="hd">baseline</div>',
-                 f'<div class="hd">{esc(self.column(final_no) if final_no else "candidate")}</div>']
-
-        def cell(frames: dict[int, str], tick: int, tel: dict[str, Any] | None) -> str:
+        def cell(frames: dict[int, str], tick: int, tel: dict[str, Any] | None) -> dict[str, Any]:
             if tick in frames and self.ev.has(frames[tick]):
-                return (f'<img alt="frame at tick {tick}" src="{data_uri("image/png", self.ev.files[frames[tick]])}">')
+                return {"src": data_uri("image/png", self.ev.files[frames[tick]])}
             why = "no frame"
             if tel and tel.get("ticks", 0) <= tick:
                 why = f"no frame: the run ended at tick {tel.get('ticks')} ({tel.get('status')})"
-            return f'<div class="missing">{esc(why)}</div>'
+            return {"src": None, "why": why}
 
-        for tick in ticks:
-            secs = fmt_seconds(tick)
-            cells.append(f'<div class="hd">{esc(secs)} s<div class="small muted">tick {tick}</div></div>')
-            cells.append(cell(bf, tick, self.base_tel))
-            cells.append(cell(cf, tick, cand_tel))
-        player = fmt(self.state["settings"]["player"])
-        return (f'<p class="sub">Same seed ({esc(self.state["settings"]["seed"])}) and same player '
-                f'(<code>{esc(player)}</code>) in both columns; rendered from the simulation state at each tick.</p>'
-                f'<div class="frames">{"".join(cells)}</div>' + self.moments())
+        bf, cf = frames_of(base), frames_of(cand)
+        cand_tel = self.ev.telemetry(final_no) if final_no else None
+        ticks = [{"tick": tick, "baseline": cell(bf, tick, self.base_tel), "candidate": cell(cf, tick, cand_tel)}
+                 for tick in sorted(set(bf) | set(cf) | set(CAPTURE_TICKS))]
+        return {"any": True, "seed": self.state["settings"]["seed"], "player": fmt(self.state["settings"]["player"]),
+                "column": self.column(final_no) if final_no else "candidate", "ticks": ticks,
+                "moments": self.moments()}
 
-    def moments(self) -> str:
+    def moments(self) -> list[dict[str, Any]]:
         """Frames where it matters, not only at fixed seconds: the first hit and the peak of every
         evaluated candidate, and the moment a failing one failed (its death)."""
         cards = []
@@ -666,17 +470,13 @@ class _Report:
             frames = self._frames_at(n, [(tick, f"{label}, tick {tick} ({fmt_seconds(tick)} s)")
                                          for label, tick in dict.fromkeys(wanted)])
             if frames:
-                cards.append(f'<h3>{esc(self.column(n))}</h3><div class="moments">{"".join(frames)}</div>')
-        if not cards:
-            return ""
-        return ('<p class="sub">The moments that decide a review, drawn by the reference simulator from the run\'s '
-                'own request (same seed and player; for an engine run, its gameplay is the same bit for bit).</p>'
-                + "".join(cards))
+                cards.append({"column": self.column(n), "frames": frames})
+        return cards
 
     def _frames_at(self, n: int | None, wanted: list[tuple[int, str]], player: dict[str, Any] | None = None,
-                   seed: int | None = None) -> list[str]:
+                   seed: int | None = None) -> list[dict[str, str]]:
         """The arena at each (tick, caption) of round ``n`` (None: the baseline), drawn by the
-        reference simulator from one run up to the last tick wanted."""
+        reference simulator from one run up to the last tick wanted: captions and data: URIs."""
         entry = self.ev.run_entry(n) or {}
         request = self.ev.json(entry.get("request")) or {}
         config = self.ev.baseline_config() if n is None else self.ev.json(
@@ -691,110 +491,78 @@ class _Report:
                 continue
             buf = io.BytesIO()
             render_frame(program, snapshots[tick]).save(buf, format="PNG", optimize=False)
-            figures.append(f'<figure class="chart"><img alt="{esc(caption)}" src="{data_uri("image/png", buf.getvalue())}">'
-                           f'<figcaption class="small muted">{esc(caption)}</figcaption></figure>')
+            figures.append({"caption": caption, "src": data_uri("image/png", buf.getvalue())})
         return figures
 
-    def fairness_section(self) -> str | None:
+    def fairness_section(self) -> dict[str, Any] | None:
         """The fair-fight analysis: verdict, the safe-area curve, and the tightest moment's frame."""
         reports = [(None, self.ev.fairness(None))] + [(e["round"], self.ev.fairness(e["round"]))
                                                       for e in self.ev.rounds()]
-        reports = [(n, FairnessReport.model_validate(r)) for n, r in reports if r is not None]
-        if not reports:
+        parsed = [(n, FairnessReport.model_validate(r)) for n, r in reports if r is not None]
+        if not parsed:
             return None
         cards = []
-        for n, rep in reports:
+        for n, rep in parsed:
             area = rep.safe_area
+            card: dict[str, Any] = {"column": self.column(n) if n else "baseline", "verdict": rep.verdict,
+                                    "witness": None, "unfair": None, "reason": rep.reason, "tightest": None}
             if rep.verdict == "fair" and rep.witness is not None:
-                claim = (f"<b>fair</b>: a witness path takes no hit over {rep.witness.ticks} ticks (replayed: "
-                         f"{rep.witness.replay.player_hits} hits)")
+                card["witness"] = {"ticks": rep.witness.ticks, "hits": rep.witness.replay.player_hits}
             elif rep.verdict == "unfair" and rep.unfair is not None:
                 u = rep.unfair
-                claim = (f"<b>unfair</b>: at tick {u.tick} ({u.seconds:.2f} s) every reachable position is hit; "
-                         f"{esc(u.responsible_phase_id)} wave {u.responsible_wave.wave_index} is responsible")
-            else:
-                claim = f"<b>undetermined</b>: {esc(rep.reason)}"
-            tight = (f"tightest: {area.tightest_milli / 10:g}% of the arena safe at tick {area.tightest_tick} "
-                     f"({esc(area.tightest_phase_id)})" if area.tightest_milli is not None else "")
-            frame = self._tick_frame(n, rep, area.tightest_tick if rep.verdict != "unfair" else rep.unfair.tick)
-            chart = data_uri("image/svg+xml", safe_area_svg(rep).encode("utf-8"))
-            cards.append(f'<div class="card"><h3>{esc(self.column(n) if n else "baseline")} '
-                         f'{badge(rep.verdict != "unfair", rep.verdict)}</h3><p>{claim}</p>'
-                         f'<p class="sub">{tight}</p><div class="grid2"><div class="chart">'
-                         f'<img alt="safe area per tick" src="{chart}"></div>{frame}</div></div>')
-        return ('<p class="sub">Can the fight be survived without a hit? A replayed witness proves it; where no '
-                'bullet depends on the player, an empty reachable set proves the opposite (docs/analysis.md). '
-                'The curve is the share of the arena reachable and not hit, per tick.</p>' + "".join(cards))
+                card["unfair"] = {"tick": u.tick, "seconds": f"{u.seconds:.2f}", "phase": u.responsible_phase_id,
+                                  "wave": u.responsible_wave.wave_index}
+            if area.tightest_milli is not None:
+                card["tightest"] = {"percent": f"{area.tightest_milli / 10:g}", "tick": area.tightest_tick,
+                                    "phase": area.tightest_phase_id}
+            tick = area.tightest_tick if rep.verdict != "unfair" else (rep.unfair.tick if rep.unfair else None)
+            card["frames"] = self._tick_frame(n, rep, tick)
+            card["chart"] = data_uri("image/svg+xml", safe_area_svg(rep).encode("utf-8"))
+            cards.append(card)
+        return {"cards": cards}
 
-    def _tick_frame(self, n: int | None, rep: FairnessReport, tick: int | None) -> str:
+    def _tick_frame(self, n: int | None, rep: FairnessReport, tick: int | None) -> list[dict[str, str]]:
         """The arena at ``tick`` with the witness's path as the player (or the scripted one)."""
         if tick is None:
-            return ""
+            return []
         player = ({"kind": "inputs", "trace": rep.witness.trace} if rep.witness is not None
                   else {"kind": "scripted"})
-        return "".join(self._frames_at(n, [(tick, f"tick {tick} ({fmt_seconds(tick)} s)")], player=player,
-                                        seed=rep.seed))
+        return self._frames_at(n, [(tick, f"tick {tick} ({fmt_seconds(tick)} s)")], player=player, seed=rep.seed)
 
-    def review_section(self) -> str:
-        if not self.rounds:
-            return '<p class="muted">No review took place.</p>'
-        out = []
+    def review_section(self) -> dict[str, Any]:
+        cards = []
         for r in self.rounds:
-            n = r["round"]
             gate = r.get("gate")
-            verdict = r.get("verdict")
             allowed = r.get("allowed")
-            title = f"Round {n}: candidate {n}"
-            pill = ""
-            if gate:
-                t = GATE_TONE.get(gate["outcome"], "neutral")
-                pill = f'<span class="pill {t}">{esc(gate["outcome"].replace("_", " "))}</span>'
-            body = [f'<div class="kv"><div>origin</div><div>{esc(r.get("origin"))}</div>',
-                    f'<div>engine</div><div>{self.engine_line(r)}</div>']
-            if r.get("passed") is not None:
-                body.append(f'<div>evaluation</div><div>{badge(r["passed"])} miss score {r["miss_score"]:.4f}</div>')
-            if verdict:
-                body.append(f'<div>agent verdict</div><div><b>{esc(verdict["verdict"])}</b>'
-                            + (f' · intent <code>{esc(verdict.get("intent"))}</code>' if verdict.get("intent") else "")
-                            + (f' on {esc(verdict.get("target_phase_id"))}' if verdict.get("target_phase_id") else "")
-                            + f'<div class="small muted">{esc(verdict.get("reason"))}</div></div>')
-            if gate:
-                body.append(f'<div>policy gate</div><div>{esc(gate["outcome"])}'
-                            + (" (as proposed)" if gate.get("accepted_as_proposed") else " (<b>overruled</b>)")
-                            + f'<div class="small muted">{esc(gate.get("reason"))}</div></div>')
-            body.append("</div>")
             if allowed:
-                arows = [[f"<code>{esc(i)}</code>", badge(True, "allowed"),
-                          esc(", ".join((allowed.get("phases") or {}).get(i, []))),
-                          f'<span class="small">{esc((allowed.get("reasons") or {}).get(i, ""))}</span>']
-                         for i in allowed.get("intents", [])]
-                refused = (allowed.get("refused") or {}).items()
-                arows += [[f"<code>{esc(i)}</code>", badge(False, "refused"), "",
-                           f'<span class="small">{esc(why)}</span>'] for i, why in refused]
-                body.append("<details><summary>What the evidence allowed "
-                            f"({len(allowed.get('intents', []))} intents; accept "
-                            f"{'allowed' if allowed.get('can_accept') else 'not allowed'})</summary>"
-                            + table(["intent", "", "phases", "why"], arows) + "</details>")
+                allowed = {"count": len(allowed.get("intents", [])), "can_accept": bool(allowed.get("can_accept")),
+                           "intents": [{"intent": i, "phases": ", ".join((allowed.get("phases") or {}).get(i, [])),
+                                        "reason": (allowed.get("reasons") or {}).get(i, "")}
+                                       for i in allowed.get("intents", [])],
+                           "refused": list((allowed.get("refused") or {}).items())}
             rep = r.get("repair")
             if rep:
-                crow = [[f"<code>{esc(c.get('path'))}</code>", f'<td class="num">{esc(fmt(c.get("before")))}</td>',
-                         f'<td class="num"><b>{esc(fmt(c.get("after")))}</b></td>'] for c in rep.get("changes", [])]
-                body.append(f'<h3>Repair {badge(rep.get("ok"), "applied" if rep.get("ok") else "refused")}</h3>'
-                            f'<p class="small">{esc(rep.get("explanation") or rep.get("error") or "")}</p>'
-                            + (table(["field", "before", "after"], crow) if crow else ""))
-                if rep.get("search"):
-                    srow = [[f"<code>{esc(s['ratio'])}</code>", f'<td class="num">{esc(fmt(s.get("value")))}</td>',
-                             badge(s["outcome"] == "passes", s["outcome"].replace("_", " ")),
-                             f'<span class="small">{esc(", ".join(s.get("failed_checks") or []))}</span>']
-                            for s in rep["search"]]
-                    body.append("<details><summary>Repair search in the reference simulator "
-                                f"({len(rep['search'])} rung(s) of the ladder)</summary>"
-                                + table(["r", "value", "reference", "failed checks"], srow) + "</details>")
-            out.append(f'<div class="card"><h3>{esc(title)} {pill}</h3>{"".join(body)}</div>')
-        return ('<p class="sub">The reviewer agent names an intent, never a number; the policy gate checks it '
-                'against what the evidence allows, and a deterministic calculator applies it.</p>' + "".join(out))
+                rep = {"ok": rep.get("ok"), "text": rep.get("explanation") or rep.get("error") or "",
+                       "changes": [{"path": c.get("path"), "before": fmt(c.get("before")), "after": fmt(c.get("after"))}
+                                   for c in rep.get("changes", [])],
+                       "search": [{"ratio": s["ratio"], "value": fmt(s.get("value")), "passes": s["outcome"] == "passes",
+                                   "outcome": s["outcome"].replace("_", " "),
+                                   "failed": ", ".join(s.get("failed_checks") or [])} for s in rep.get("search") or []]}
+            cards.append({"round": r["round"], "origin": r.get("origin"), "engine": self.engine_line(r),
+                          "passed": r.get("passed"), "miss": None if r.get("passed") is None else f"{r['miss_score']:.4f}",
+                          "verdict": r.get("verdict"), "gate": gate,
+                          "gate_tone": GATE_TONE.get(gate["outcome"], "neutral") if gate else None,
+                          "allowed": allowed, "repair": rep})
+        return {"cards": cards}
 
-    def agents_section(self) -> str:
+    def engine_line(self, r: dict[str, Any]) -> dict[str, Any]:
+        """Per candidate: pre-screened and not run in the engine, or the engine run and its parity."""
+        run = r.get("run") or {}
+        return {"prescreen_failed": ", ".join(r["prescreen_failed"]) if r.get("prescreen_failed") else None,
+                "ran": bool(run), "engine": run.get("engine"), "ok": bool(run.get("ok")),
+                "parity": bool(r.get("prescreen"))}
+
+    def agents_section(self) -> dict[str, Any]:
         entries = []
         req = (self.ev.index.get("requirement") or {}).get("agent")
         if req:
@@ -802,119 +570,80 @@ class _Report:
         for e in self.ev.rounds():
             if e.get("agent"):
                 entries.append((f"review, round {e['round']}", self.ev.json(e["agent"])))
-        if not entries:
-            return '<p class="muted">No agent was called.</p>'
-        rows = []
-        raws = []
+        calls = []
         for label, rec in entries:
             for i, call in enumerate((rec or {}).get("calls", [])):
                 u = call.get("usage") or {}
                 cached = u.get("cache_read_input_tokens", 0)
-                tokens = (f"{u.get('input_tokens', 0)} in / {u.get('output_tokens', 0)} out"
-                          + (f" / {cached} cached" if cached else ""))
-                rows.append([esc(label), f"<code>{esc(call.get('provider'))}</code>", esc(call.get("model")),
-                             f'<code class="small">{esc(call.get("prompt_id"))}</code>',
-                             num(f'{esc(call.get("latency_ms"))} ms'), num(esc(tokens)),
-                             num(esc(call.get("retries", 0))), esc(call.get("stop_reason") or ""),
-                             badge(False, call["error_type"]) if call.get("error_type") else badge(True, "ok")])
-                raws.append(f"<details><summary>{esc(label)} — call {i + 1}: raw output "
-                            f"({len(call.get('raw_output', ''))} chars, prompt sha256 "
-                            f"<code>{esc((call.get('prompt_sha256') or '')[:12])}</code>)</summary>"
-                            f"<pre>{esc(call.get('raw_output', ''))}</pre>"
-                            + (f'<p class="small">error: {esc(call.get("error"))}</p>' if call.get("error") else "")
-                            + "</details>")
-        headers = ["agent", "provider", "model", "prompt id", "latency", "tokens", "retries", "stop", "result"]
-        return (table(headers, rows)
-                + "<h3>Raw model output</h3>" + "".join(raws))
+                calls.append({
+                    "label": label, "number": i + 1, "provider": call.get("provider"), "model": call.get("model"),
+                    "prompt_id": call.get("prompt_id"),
+                    "latency": f"{'' if call.get('latency_ms') is None else call['latency_ms']} ms",
+                    "tokens": (f"{u.get('input_tokens', 0)} in / {u.get('output_tokens', 0)} out"
+                               + (f" / {cached} cached" if cached else "")),
+                    "retries": call.get("retries", 0), "stop": call.get("stop_reason") or "",
+                    "error_type": call.get("error_type"), "error": call.get("error"),
+                    "raw": call.get("raw_output", ""), "prompt_sha": (call.get("prompt_sha256") or "")[:12]})
+        return {"any": bool(entries), "calls": calls}
 
-    def timeline_section(self) -> str:
+    def timeline_section(self) -> dict[str, Any]:
         events = self.ev.events()
         # the event log holds every trace line (the state can miss the last one of a step)
         trace = [e["data"]["line"] for e in events if e.get("type") == "trace"] or self.state.get("trace", [])
-        out = []
-        if trace:
-            out.append('<h3>Trace</h3><div class="trace">' + "".join(f"<div>{esc(line)}</div>" for line in trace)
-                       + "</div>")
         rows = []
         t0 = events[0]["at"] if events else 0
         for e in events:
             kind = e.get("type")
             data = e.get("data") or {}
+            row = {"seq": e["seq"], "at": utc(e.get("at")), "elapsed": f"{(e.get('at', t0) - t0):.2f}",
+                   "kind": kind, "from": None, "to": None, "hash": e["hash"][:12]}
             if kind == "transition" or kind == "created":
-                what = f"<b>{esc(e.get('to'))}</b>"
-                if e.get("from"):
-                    what = f"{esc(e['from'])} → {what}"
+                row.update({"from": e.get("from"), "to": e.get("to")})
                 detail = {k: v for k, v in data.items() if k not in ("settings", "request")}
                 if "authorization" in detail:
                     a = detail.pop("authorization")
                     detail["authorized_by"] = f"{a.get('actor')} via {a.get('via')}"
-                dtext = ", ".join(f"{k}={v[:12] if isinstance(v, str) and len(v) == 64 else fmt(v)}"
-                                  for k, v in detail.items())
+                row["detail"] = ", ".join(f"{k}={v[:12] if isinstance(v, str) and len(v) == 64 else fmt(v)}"
+                                          for k, v in detail.items())
             elif kind == "trace":
-                what = "trace"
-                dtext = data.get("line", "")
+                row["detail"] = data.get("line", "")
             else:
-                what = esc(kind)
-                dtext = fmt(data)
-            rows.append([num(e["seq"]), f'<span class="mono small nowrap">{esc(utc(e.get("at")))}</span>',
-                         num(f'+{(e.get("at", t0) - t0):.2f} s'), what,
-                         f'<span class="small">{esc(dtext)}</span>',
-                         f'<code class="small">{esc(e["hash"][:12])}</code>'])
-        # folded: a reviewer decides from the sections above; the log is there to be checked
-        out.append(f'<details class="eventlog"><summary>Event log: {len(events)} hash-chained events (each '
-                   "event's hash covers its content and the previous event's hash)</summary>"
-                   + table(["#", "time (UTC)", "elapsed", "event", "detail", "hash"], rows) + "</details>")
-        return "".join(out)
+                row["detail"] = fmt(data)
+            rows.append(row)
+        return {"trace": trace, "events": rows}
 
-    def budget_section(self) -> str:
+    def budget_section(self) -> dict[str, Any]:
         s = self.state
         b = s["settings"]["budgets"]
         u = s["usage"]
-        rows = [["candidate engine runs", num(u["candidate_runs"]), num(b["max_candidate_runs"])],
-                ["baseline runs", num(u["baseline_runs"]), num(1)],
-                ["model calls", num(u["model_calls"]), num(b["max_model_calls"])],
-                ["tokens", num(u["tokens"]), num(b["max_tokens"])],
-                ["deadline (s after authorization)", num("—"), num(fmt(b["deadline_seconds"]))],
-                ["stagnation rounds", num("—"), num(b["stagnation_rounds"])]]
+        rows = [("candidate engine runs", u["candidate_runs"], b["max_candidate_runs"]),
+                ("baseline runs", u["baseline_runs"], 1),
+                ("model calls", u["model_calls"], b["max_model_calls"]),
+                ("tokens", u["tokens"], b["max_tokens"]),
+                ("deadline (s after authorization)", "—", fmt(b["deadline_seconds"])),
+                ("stagnation rounds", "—", b["stagnation_rounds"])]
         if u.get("population_runs"):
-            rows.insert(2, ["bot population runs", num(u["population_runs"]), num("—")])
+            rows.insert(2, ("bot population runs", u["population_runs"], "—"))
         auth = s.get("authorization")
-        a = '<p class="muted">Not authorized.</p>'
         if auth:
-            a = (f'<p>Authorized by <b>{esc(auth["actor"])}</b> via {esc(auth.get("via"))} at '
-                 f'{esc(utc(auth.get("at")))} for engine <code>{esc(auth.get("engine"))}</code>'
-                 + (f'; fair-fight policy <code>{esc(policy)}</code> ({esc(POLICY_WORDS.get(policy, ""))})'
-                    if (policy := (auth.get("scope") or {}).get("fairness_policy")) else "") + '.</p>')
-        return a + table(["budget", "used", "limit"], rows)
+            policy = (auth.get("scope") or {}).get("fairness_policy")
+            auth = {"actor": auth["actor"], "via": auth.get("via"), "at": utc(auth.get("at")),
+                    "engine": auth.get("engine"), "policy": policy,
+                    "policy_words": POLICY_WORDS.get(policy, "") if policy else ""}
+        return {"rows": rows, "auth": auth}
 
-    def verify_section(self) -> str:
+    def verify_section(self) -> dict[str, Any]:
         red = self.ev.index.get("redactions") or {}
-        notes = []
-        for f in red.get("files", []):
-            notes.append(f"<li><code>{esc(f['file'])}</code>: {esc(f['reason'])}</li>")
-        if red.get("events"):
-            notes.append(f"<li>events {esc(', '.join(map(str, red['events'])))} had to be scrubbed; their chain links "
-                         "are checked, their own content hashes cannot be</li>")
-        return (f'<p>Everything in this report comes from the evidence bundle. To check the bundle yourself — '
-                f'integrity, consistency, and a re-run of every simulation, evaluation, gate decision and repair '
-                f'from the recorded inputs:</p><pre>gcv verify {esc(self.bundle_name)} --replay</pre>'
-                f'<ul><li><b>integrity</b>: every file against the sha256 in <code>manifest.json</code> (an in-toto '
-                f'Statement), no extra or missing files, the RFC 6962 Merkle root, the event hash chain, and the '
-                f'DSSE signature in <code>manifest.dsse.json</code> when present.</li>'
-                f'<li><b>consistency</b>: configs re-validate to the recorded reports; diffs, run requests and '
-                f'hashes agree with the workflow state and its event log.</li>'
-                f'<li><b>replay</b>: python-sim runs are re-simulated and must match bit for bit; engine runs '
-                f'(Unity, UE5) are re-checked on their gameplay figures (frame times are not replayable); '
-                f'evaluations, policy-gate decisions and repairs are recomputed from the recorded agent outputs.</li>'
-                f'</ul>' + (f'<p class="sub">Scrubbed for sharing:</p><ul class="small">{"".join(notes)}</ul>'
-                            if notes else ""))
+        return {"bundle_name": self.bundle_name, "files": red.get("files", []),
+                "events": ", ".join(map(str, red["events"])) if red.get("events") else None}
 
-    def render(self) -> str:
+    def context(self) -> dict[str, Any]:
         s = self.state
         sections = [
             ("request", "Request and goal", self.request_section()),
             ("changes", "What changed", self.changes_section()),
-            *([("second-reading", "Second reading of the request", sr)] if (sr := second_reading_section(s)) else []),
+            *([("second-reading", "Second reading of the request", sr)] if (sr := self.second_reading_section())
+              else []),
             ("validation", "Validation", self.validation_section()),
             ("metrics", "Metrics: baseline vs every candidate", self.metrics_section()),
             ("checks", "Checks", self.checks_section()),
@@ -927,29 +656,20 @@ class _Report:
             ("budgets", "Budgets and usage", self.budget_section()),
             ("verify", "How to verify", self.verify_section()),
         ]
-        nav = "".join(f'<a href="#{sid}">{esc(title)}</a>' for sid, title, _ in sections)
-        body = "".join(f'<section id="{sid}"><h2>{esc(title)}</h2>{content}</section>'
-                       for sid, title, content in sections)
-        created = utc(s.get("created_at"))
-        return (
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; "
-            "style-src 'unsafe-inline'\">"
-            f"<title>GCV evidence — {esc(s['id'])} — {esc(s['status'])}</title>"
-            f"<style>{CSS}</style></head><body><main>"
-            f'<div class="brand">GCV · game-change verification · evidence report</div>'
-            f"<h1>{esc(s['id'])}</h1>"
-            f'<div class="sub">created {esc(created)} · engine {esc(self.engine_text())} · provider '
-            f'{esc(s["settings"]["provider"])} · seed {esc(s["settings"]["seed"])}</div>'
-            f'<div id="verdict">{self.verdict()}</div><nav>{nav}</nav>{body}'
-            f"<footer>generated by gcv {esc(gcv.__version__)} from workflow {esc(s['id'])} · self-contained: "
-            f"no network access needed</footer></main></body></html>\n")
+        page = {"id": s["id"], "status": s["status"], "created": utc(s.get("created_at")), "engine": self.engine_text(),
+                "provider": s["settings"]["provider"], "seed": s["settings"]["seed"], "version": gcv.__version__}
+        return {"page": page, "verdict": self.verdict(),
+                "sections": [{"id": sid, "title": title, "data": data} for sid, title, data in sections]}
+
+
+def report_context(ev: Evidence, *, bundle_name: str | None = None) -> dict[str, Any]:
+    """What the report shows, as plain data (text, numbers, data: URIs; the population chart as markup)."""
+    return _Report(ev, bundle_name or f"{ev.wf_id}.evidence.zip").context()
 
 
 def render_report(ev: Evidence, *, bundle_name: str | None = None) -> str:
     """The HTML report of ``ev`` as one string."""
-    return _Report(ev, bundle_name or f"{ev.wf_id}.evidence.zip").render()
+    return environment().get_template("report.html").render(report_context(ev, bundle_name=bundle_name))
 
 
 def default_report_path(workspace: Workspace | Path | str, wf_id: str) -> Path:

@@ -59,8 +59,10 @@ def test_report_status_and_decide_agree_for_every_status(finished: tuple[Path, s
     ws_root, wf = _in_status(finished, status)
     monkeypatch.setenv("GCV_HOME", str(ws_root))
     html = write_report(Workspace(ws_root), wf, ws_root / "report.html").read_text(encoding="utf-8")
-    offered_line = re.search(rf"pending: <code>gcv decide {wf} ([a-z|]+) --actor NAME</code>", html)
+    offered_line = re.search(rf"pending: <code>gcv decide {wf} ([a-z|]+) --actor NAME( --note TEXT)?</code>", html)
     offered = offered_line.group(1).split("|") if offered_line else []
+    # the hint asks for the note exactly when one of the decisions it offers needs it
+    assert bool(offered_line and offered_line.group(2)) == bool(set(offered) & {"accept", "rollback"})
     summary = json.loads(CliRunner().invoke(app, ["status", wf, "--json"]).stdout)
     taken = []
     for decision in DECISION_TARGET:
