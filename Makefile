@@ -35,11 +35,15 @@ demo: $(DEMO_STAMP)
 	@$(BIN)/gcv run "$(REQUEST)" --yes; rc=$$?; \
 	if [ $$rc -eq 7 ]; then echo "demo: the designer chooses next (a 'choose N' line above)"; exit 0; fi; exit $$rc
 
+# mypy first: its settings are [tool.mypy] in pyproject.toml (strict on the lower floors);
+# it needs no network, and its cache (.mypy_cache) makes a second run quick
 test: $(TEST_STAMP)
+	$(BIN)/mypy
 	$(BIN)/pytest
 
-# day-to-day subset: no slow and no toolchain tests
+# day-to-day subset: the type check, then no slow and no toolchain tests
 test-fast: $(TEST_STAMP)
+	$(BIN)/mypy
 	$(BIN)/pytest -m "not slow and not toolchain"
 
 bench: $(DEMO_STAMP)
@@ -59,4 +63,4 @@ lock: $(TEST_STAMP)
 		-o requirements/test.txt pyproject.toml
 
 clean:
-	rm -rf $(VENV) .gcv .pytest_cache .hypothesis
+	rm -rf $(VENV) .gcv .pytest_cache .hypothesis .mypy_cache

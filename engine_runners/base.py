@@ -321,9 +321,9 @@ class SubprocessRunner(ABC):
             notes.append(f"the engine did not exit within {limits.shutdown_grace:g} s after GCV-DONE; it was ended")
         elif sup.exit_code not in (0, None):
             notes.append(f"the engine printed GCV-DONE but exited with {code.text}; judged by its telemetry")
-        telemetry, kind, message = check_telemetry(request, out / TELEMETRY_FILE)
+        telemetry, bad_kind, bad_message = check_telemetry(request, out / TELEMETRY_FILE)
         if telemetry is None:
-            return fail(kind or "bad_telemetry", message or "bad telemetry")
+            return fail(bad_kind or "bad_telemetry", bad_message or "bad telemetry")
         named = telemetry["engine"]["name"]
         if named != plan.label:
             return fail("protocol_error", f"telemetry says engine {named!r}, but the runner ran {plan.label!r}")
@@ -350,7 +350,8 @@ class SubprocessRunner(ABC):
         return ""
 
     def _frames(self, request: RunRequest, plan: Plan,
-                telemetry: dict[str, Any]) -> tuple[list[str], str | None, tuple[str, str] | None]:
+                telemetry: dict[str, Any]
+                ) -> tuple[list[str], Literal["engine", "reference"] | None, tuple[str, str] | None]:
         """The frames of a successful run: the engine's (all must exist), or the reference's."""
         out = Path(request.output_dir)
         within = [t for t in request.capture_ticks if t < telemetry["ticks"]]

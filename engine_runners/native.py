@@ -288,7 +288,7 @@ class NativeProgram:
         buf = ctypes.create_string_buffer(65)
         self._lib.gcv_program_hash(handle, buf)
         self.hash = buf.value.decode("ascii")
-        self._labels: dict[str, str] = {}
+        self._labels: dict[bytes, str] = {}  # the player JSON -> its label
 
     def __del__(self) -> None:
         handle, self._handle = getattr(self, "_handle", None), None

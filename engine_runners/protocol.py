@@ -29,20 +29,20 @@ from __future__ import annotations
 import enum
 import json
 import re
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gcv.contract.base import GcvModel
 from gcv.sim.program_model import SimProgram
 
-PROTOCOL_ID = "gcv.run_protocol/1"
-RUN_REQUEST_ID = "gcv.run_request/1"
+PROTOCOL_ID: Final = "gcv.run_protocol/1"
+RUN_REQUEST_ID: Final = "gcv.run_request/1"
 HANDSHAKE_PREFIX = "GCV-HANDSHAKE "
 DONE_PREFIX = "GCV-DONE "
 HEARTBEAT_PREFIX = "GCV-HEARTBEAT "
 ERROR_PREFIX = "GCV-ERROR "
-TELEMETRY_FILE = "telemetry.json"
+TELEMETRY_FILE: Final = "telemetry.json"
 LOG_FILE = "run.log"
 FRAMES_DIR = "frames"
 MAX_SEED = (1 << 63) - 1
@@ -272,7 +272,11 @@ def parse_cut_error(head: str, tail: str, left_out: int) -> dict[str, Any] | Non
     kind = _ERROR_KIND_RE.search(body) or _ERROR_KIND_RE.search(tail)
     if code is None and kind is None:
         return None
-    exit_code = int(code.group(1)) if code else int(ExitCode[kind.group(1).upper()])
+    if code is not None:
+        exit_code = int(code.group(1))
+    else:
+        assert kind is not None  # neither found returned above
+        exit_code = int(ExitCode[kind.group(1).upper()])
     name = kind.group(1) if kind else ExitCode(exit_code).name.lower()
     found = _ERROR_MESSAGE_RE.search(body)
     text = found.group(1) if found else ""

@@ -12,7 +12,7 @@ from gcv.sim.program import compile_program, program_hash
 
 
 def build_request(config: BulletHellConfig | dict[str, Any], *, seed: int, player: dict[str, Any],
-                  output_dir: Path, run_id: str, capture_ticks: list[int] | None = None) -> RunRequest:
+                  output_dir: str | Path, run_id: str, capture_ticks: list[int] | None = None) -> RunRequest:
     """``config`` is a validated config model, or an already compiled program dict."""
     program = compile_program(config) if isinstance(config, BulletHellConfig) else config
     return RunRequest(

@@ -15,7 +15,8 @@ from typing import Any, Callable
 from engine_runners.protocol import ProtocolLines, RunRequest
 from gcv.agents.request_eval import set_schema
 from gcv.batch.spec import batch_spec_schema as build_batch_spec_schema
-from gcv.contract.jsonschema_check import CONFIG_SCHEMA_FILE, GOAL_SCHEMA_FILE, config_schema, goal_schema, model_schema
+from gcv.contract.jsonschema_check import CONFIG_SCHEMA_FILE, GOAL_SCHEMA_FILE, config_schema, goal_schema
+from gcv.contract.schema_form import model_schema
 from gcv.sim.players import InputsTrace
 from gcv.sim.program_model import PATTERN_NAMES, PHASE_ID_CHARS, Bound, SimProgram, program_bounds, program_keys
 from gcv.sim.telemetry_model import Telemetry

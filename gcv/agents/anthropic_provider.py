@@ -42,7 +42,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, Literal, TypedDict, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ValidationError
@@ -416,10 +416,21 @@ def _feedback(content: list[Any], error: str, tool_name: str) -> list[dict[str, 
             for i, use in enumerate(uses)]
 
 
+class _CallFields(TypedDict):
+    """What every recorded call of one exchange shares (an ``AgentCall``'s first fields)."""
+
+    agent: Literal["requirement", "review"]
+    provider: str
+    model: str
+    prompt_id: str
+    prompt_sha256: str
+    request_bytes: int
+
+
 class _AnthropicAgent:
     """Shared by both agents: the SDK client, the budget and the bounded-retry loop."""
 
-    agent: str = ""
+    agent: Literal["requirement", "review"]  # set by each agent's class
     name = PROVIDER_NAME
 
     def __init__(self, settings: AnthropicSettings | None = None, *, environ: Mapping[str, str] | None = None,
@@ -514,8 +525,8 @@ class _AnthropicAgent:
 
         before = self._requests
         started = time.monotonic()
-        base = {"agent": self.agent, "provider": PROVIDER_NAME, "model": self.settings.model,
-                "prompt_id": prompt_id, "prompt_sha256": prompt_sha, "request_bytes": len(payload)}
+        base: _CallFields = {"agent": self.agent, "provider": PROVIDER_NAME, "model": self.settings.model,
+                             "prompt_id": prompt_id, "prompt_sha256": prompt_sha, "request_bytes": len(payload)}
         try:
             raw = self._send(body, started)
             message = raw.parse()
@@ -540,7 +551,8 @@ class _AnthropicAgent:
         usage = Usage(input_tokens=u.input_tokens or 0, output_tokens=u.output_tokens or 0,
                       cache_creation_input_tokens=u.cache_creation_input_tokens or 0,
                       cache_read_input_tokens=u.cache_read_input_tokens or 0)
-        call = AgentCall(**{**base, "model": message.model or self.settings.model}, latency_ms=_ms(started),
+        base["model"] = message.model or self.settings.model  # the model that answered
+        call = AgentCall(**base, latency_ms=_ms(started),
                          usage=usage, stop_reason=message.stop_reason, retries=max(0, self._requests - before - 1),
                          raw_output=self._redact(canonical_json(content)))
         return call, content

@@ -25,10 +25,11 @@ from typing import Any
 from gcv.agents.base import AgentCall, ReviewVerdict
 from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
 from gcv.contract.canonical import canonical_bytes, sha256_hex
-from gcv.repair.intents import (
+from gcv.contract.intents import (
     INCREASE_WAVE_INTERVAL, REDUCE_BULLET_LIFETIME, REDUCE_BULLET_SPEED, REDUCE_BULLETS_PER_WAVE,
-    REDUCE_PATTERN_LAYERS, Family, family_of,
+    REDUCE_PATTERN_LAYERS,
 )
+from gcv.repair.intents import Family, family_of
 
 MODEL = "rules-v1"
 PROMPT_ID = "review/offline-v1"

@@ -54,7 +54,7 @@ from gcv.agents.replay_provider import decode_recorded_output, prompt_fingerprin
 from gcv.agents.requirement import Proposal, RequirementAgent
 from gcv.contract.canonical import config_hash
 from gcv.contract.loading import GcvInputError, read_input_text
-from gcv.contract.jsonschema_check import model_schema
+from gcv.contract.schema_form import model_schema
 from gcv.contract.models import BulletHellConfig, Pattern, Targets
 from gcv.sim.fixed import exact
 from gcv.validation.diff import diff_configs
@@ -269,7 +269,9 @@ class _WithAnswers:
         self.name = getattr(inner, "name", "provider")
         self.follow_ups = tuple(follow_ups)
 
-    def propose(self, request_text: str, baseline: BulletHellConfig) -> tuple[RequirementDecision, list[AgentCall]]:
+    def propose(self, request_text: str, baseline: BulletHellConfig, *,
+                follow_ups: list[str] | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
+        """Always with the answers given at construction (RequirementAgent passes none here)."""
         return self.inner.propose(request_text, baseline, follow_ups=self.follow_ups)  # type: ignore[no-any-return]
 
 
@@ -281,7 +283,8 @@ class _Answered:
     def __init__(self, decision: RequirementDecision, calls: list[AgentCall]) -> None:
         self.decision, self.calls = decision, calls
 
-    def propose(self, request_text: str, baseline: BulletHellConfig) -> tuple[RequirementDecision, list[AgentCall]]:
+    def propose(self, request_text: str, baseline: BulletHellConfig, *,
+                follow_ups: list[str] | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
         return self.decision, list(self.calls)
 
 
@@ -304,12 +307,13 @@ class ProviderRunner:
         self.native_answers = takes_follow_ups(provider)
 
     def run(self, request: LabeledRequest, baseline: BulletHellConfig) -> Outcome:
+        agent_provider: RequirementProvider
         if self.native_answers:
             sent, agent_provider = request.text, _WithAnswers(self.provider, request.follow_ups)
         else:
             sent, agent_provider = fold_answers(request.text, request.follow_ups), self.provider
         try:
-            proposal = RequirementAgent(agent_provider).propose_with_report(sent, baseline)  # type: ignore[arg-type]
+            proposal = RequirementAgent(agent_provider).propose_with_report(sent, baseline)
             outcome = Outcome(proposal, list(proposal.calls))
         except AgentError as exc:
             outcome = Outcome(None, list(exc.calls), error=str(exc), error_kind=exc.kind)

@@ -72,9 +72,9 @@ def _join(*parts: str) -> str:
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` or null, without spending an anyOf where an enum will do."""
     if "enum" in schema:
-        out = {k: v for k, v in schema.items() if k != "type"}
-        out["enum"] = [*schema["enum"], None] if None not in schema["enum"] else list(schema["enum"])
-        return out
+        with_null = {k: v for k, v in schema.items() if k != "type"}
+        with_null["enum"] = [*schema["enum"], None] if None not in schema["enum"] else list(schema["enum"])
+        return with_null
     if schema.get("type") == "boolean":
         return {**{k: v for k, v in schema.items() if k != "type"}, "enum": [True, False, None]}
     description = schema.get("description")

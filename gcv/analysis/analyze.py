@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 import numpy as np
 from PIL import Image
@@ -40,7 +40,7 @@ from gcv.analysis.grid import Grid, choose_grid
 from gcv.analysis.moves import MoveTable, move_table
 from gcv.analysis.reach import ReachResult, covered_chunk, exact_step, forward, viable
 from gcv.analysis.report import (CheapEffort, Effort, FairnessReport, GridInfo, PhaseSafeArea, ReplayCheck, SafeArea,
-                                 SearchEffort, UnfairInfo, WaveBlame, WitnessInfo)
+                                 SearchEffort, UnfairInfo, Verdict, WaveBlame, WitnessInfo)
 from gcv.analysis.witness import SearchResult, SearchStats, WitnessSearch, aims_along, path_to_runs
 from gcv.contract.canonical import config_hash, content_hash
 from gcv.contract.models import BulletHellConfig
@@ -90,7 +90,7 @@ class Analysis:
 
     def tightest_frame(self) -> Image.Image | None:
         sa = self.report.safe_area
-        if sa.tightest_tick is None:
+        if sa.tightest_tick is None or sa.tightest_milli is None:  # set together
             return None
         return self.frame(sa.tightest_tick, f"tick {sa.tightest_tick} ({sa.tightest_tick / 60:.2f} s)  "
                                             f"{sa.tightest_phase_id}  safe {sa.tightest_milli / 10:.1f}%")
@@ -222,6 +222,7 @@ def run_analysis(config: BulletHellConfig | dict[str, Any], *, seed: int, budget
     safe_area = _safe_area(program, schedule, grid, curve_reach, basis, basis_note, end)
 
     by_time = budget.stopped_by_time
+    verdict: Verdict
     if witness is not None:
         verdict = "fair"
         how = f"{cheap.found.label}: " if cheap.found is not None else ""
@@ -283,7 +284,7 @@ def _aimed_phase_ids(program: dict[str, Any], specs: list[WaveSpec]) -> list[str
 
 def _replay(program: dict[str, Any], moves: MoveTable, path: list[int], seed: int) -> tuple[WitnessInfo, list[int]]:
     """The path as an inputs trace through the reference simulator; also its hit ticks."""
-    trace = {"format": INPUTS_FORMAT, "tick_hz": 60, "runs": path_to_runs(moves, path),
+    trace: dict[str, Any] = {"format": INPUTS_FORMAT, "tick_hz": 60, "runs": path_to_runs(moves, path),
              "source": "gcv fair: witness search"}
     tel = Simulation(program, {"kind": "inputs", "trace": trace}).run(seed=seed).telemetry
     replay = ReplayCheck(player=tel["player"], player_hits=tel["player_hits"], status=tel["status"],
@@ -314,6 +315,7 @@ def _blame(program: dict[str, Any], schedule: Schedule, grid: Grid, field_: Bull
     x, y = field_.positions(t, idx)
     waves = field_.WAVE[idx]
     per_wave: dict[int, int] = {}
+    kind: Literal["positions", "cells"]
     if reach.empty_candidates is not None:
         kind = "positions"
         cx, cy = reach.empty_candidates

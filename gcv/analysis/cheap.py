@@ -175,7 +175,8 @@ def cheap_witnesses(program: dict[str, Any], field_: BulletField, moves: MoveTab
         if tel["player_hits"] == 0 and tel["status"] == "completed":
             return CheapResult(c, [], None, len(candidates), replays, hits)
     # the seed: the candidate hit last (bots first on ties: they dodge as they go)
-    order = sorted(range(len(candidates)), key=lambda i: (-(first[i] if first[i] is not None else end),
+    hit_at = [end if f is None else f for f in first]  # never hit: at the end
+    order = sorted(range(len(candidates)), key=lambda i: (-hit_at[i],
                                                           0 if candidates[i].label.startswith("bot") else 1, i))
     seed_path: list[int] = []
     seed_label = None

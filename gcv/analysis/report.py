@@ -15,14 +15,14 @@ units, the verdict and the witness do not (the budget is counted work).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import ConfigDict, Field
 
 from gcv.contract.base import GcvModel
 from gcv.contract.policies import POLICY_WORDS, FairnessPolicy
 
-FAIRNESS_ID = "gcv.fairness/1"
+FAIRNESS_ID: Final = "gcv.fairness/1"
 CHECK_NAME = "fair_fight"
 Verdict = Literal["fair", "unfair", "undetermined"]
 CurveBasis = Literal["player_independent", "witness_path", "search_path"]

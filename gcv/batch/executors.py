@@ -40,7 +40,7 @@ import os
 import time
 from collections import deque
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any, Generator, Iterator, Protocol
 
 from engine_runners.native import run_batch
 from engine_runners.python_sim import PythonSimRunner
@@ -420,7 +420,7 @@ def make_executor(kind: str, *, workers: int = 1, scheduler: str | None = None,
 
 def iter_rows(executor: Executor, matrix: Any, cells: list[Any], *, attempts_before: dict[str, int] | None = None,
               retries: int = 0, capture_ticks: list[int] | None = None, timeout: float = 600.0,
-              output_dir: Path | str = ".") -> Iterator[dict[str, Any]]:
+              output_dir: Path | str = ".") -> Generator[dict[str, Any], None, None]:
     """Run ``cells``; yield each row as it arrives (retried cells yield one row per attempt).
 
     Closing the generator (or an exception, such as KeyboardInterrupt, while it waits)
@@ -430,7 +430,7 @@ def iter_rows(executor: Executor, matrix: Any, cells: list[Any], *, attempts_bef
     attempts = {c.cell_id: before.get(c.cell_id, 0) + 1 for c in cells}
     first_attempt = dict(attempts)
     by_id = {c.cell_id: c for c in cells}
-    options = dict(capture_ticks=list(capture_ticks or []), timeout=timeout, output_dir=Path(output_dir))
+    options: dict[str, Any] = dict(capture_ticks=list(capture_ticks or []), timeout=timeout, output_dir=Path(output_dir))
     inflight: dict[Any, dict[str, Any]] = {}
     finished = False
     try:

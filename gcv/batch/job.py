@@ -145,8 +145,9 @@ def run_job(resolved: ResolvedBatch, *, executor: str = "local", workers: int = 
                   if todo else None)
     except ExecutorError as exc:
         raise BatchUsageError(str(exc)) from None
-    if getattr(runner, "note", None):
-        notes.append(runner.note)
+    note: str | None = getattr(runner, "note", None)  # the Dask executor's note, if any
+    if note:
+        notes.append(note)
     out.mkdir(parents=True, exist_ok=True)
     res.write_json(out / res.MANIFEST_FILE, _manifest(resolved, matrix))
     if on_start:

@@ -30,7 +30,7 @@ import operator
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Callable, Iterable, Literal
+from typing import Any, Callable, Final, Iterable, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -45,7 +45,7 @@ from gcv.evaluation.population import DEFAULT_POPULATION
 from gcv.sim.players import BOT_SKILL_NAMES
 from gcv.sim.program import compile_program
 
-POPULATION_ID = "gcv.population/1"
+POPULATION_ID: Final = "gcv.population/1"
 # One definition of the default population (gcv.evaluation.population), read here and by the CLI.
 DEFAULT_SKILLS: tuple[str, ...] = tuple(DEFAULT_POPULATION["skills"])
 DEFAULT_SEEDS: int = DEFAULT_POPULATION["seeds"]

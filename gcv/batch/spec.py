@@ -34,22 +34,23 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Callable, Literal, Union
+from typing import Annotated, Any, Callable, Final, Literal, Union
 
 from pydantic import (AfterValidator, BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError,
                       field_validator, model_validator)
+from pydantic_core import ErrorDetails
 
 from gcv.contract.base import GcvModel
 from engine_runners.registry import runner_names
 from gcv.batch.gate import GateRule, GateSyntaxError, parse_condition
-from gcv.contract.jsonschema_check import model_schema
+from gcv.contract.schema_form import model_schema
 from gcv.contract.loading import GcvInputError, json_path, load_config, read_input_text
 from gcv.sim.players import PlayerSpecError, parse_player, player_label
 from gcv.sim.program import compile_program
 from gcv.store.paths import workspace_root
 from gcv.validation.validate import validate
 
-BATCH_ID = "gcv.batch/1"
+BATCH_ID: Final = "gcv.batch/1"
 SPEC_SCHEMA_FILE = "batch_spec.schema.json"
 MAX_SEED = (1 << 63) - 1
 MAX_SEEDS = 100_000          # seeds per list or range
@@ -198,6 +199,10 @@ class GateEntry(_Strict):
         return value
 
 
+def _default_players() -> list[PlayerItem]:
+    return ["scripted"]
+
+
 class BatchSpec(_Strict):
     """A build machine's batch: every config x player x seed x engine is one cell."""
 
@@ -208,7 +213,7 @@ class BatchSpec(_Strict):
         description="config files (relative to the spec) or baseline:vN / baseline:active")
     seeds: Seeds = Field(default_factory=lambda: [0],
                          description="the seeds every player runs (unless it has its own)")
-    players: list[PlayerItem] = Field(default_factory=lambda: ["scripted"], min_length=1,
+    players: list[PlayerItem] = Field(default_factory=_default_players, min_length=1,
                                       max_length=MAX_PLAYERS)
     engines: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=lambda: ["python-sim"], min_length=1, max_length=MAX_ENGINES)
@@ -249,7 +254,7 @@ class BatchSpec(_Strict):
 
 # --- loading ------------------------------------------------------------------------------
 
-def _explain(error: dict[str, Any]) -> tuple[str, str]:
+def _explain(error: ErrorDetails) -> tuple[str, str]:
     """(JSON path, message with the allowed range) of one pydantic error."""
     # drop the union tags and validator wrappers pydantic inserts into the location
     clean: list[str | int] = [part for part in error["loc"]
@@ -471,12 +476,12 @@ def resolve_spec(spec: BatchSpec, spec_path: str | os.PathLike[str], *,
         if gate.players is not None:
             player_filter = []
             for j, name in enumerate(gate.players):
-                label = name if name in labels else texts.get(name)
-                if label is None:
+                named = name if name in labels else texts.get(name)
+                if named is None:
                     raise BatchSpecError(file, f"field gate[{i}].players[{j}]: {name!r} is not a player of "
                                                f"this batch; players: {', '.join(labels)}",
                                          f"$.gate[{i}].players[{j}]")
-                player_filter.append(label)
+                player_filter.append(named)
         config_filter: list[str] | None = None
         if gate.configs is not None:
             config_filter = []

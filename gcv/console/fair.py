@@ -31,7 +31,7 @@ class FairCache:
 
     def folder(self, d: WorkflowDir, state: WorkflowState, side: str) -> tuple[Path, BulletHellConfig] | None:
         if side == "baseline":
-            digest = state.baseline_hash
+            digest: str | None = state.baseline_hash
         else:
             digest = state.final_candidate_hash or (state.rounds[-1].candidate_hash if state.rounds else None)
         if digest is None:

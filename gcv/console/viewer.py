@@ -77,7 +77,7 @@ class FightViewer:
 
     def meta(self, d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
         """What the viewer's controls need: ticks, hits and phase starts of each side."""
-        sides = {}
+        sides: dict[str, dict[str, Any]] = {}
         final = state.final_round()
         for side, run in self.runs(state).items():
             tel = d.get(run.telemetry_hash) if run.telemetry_hash else {}

@@ -238,7 +238,7 @@ def evidence_current(verify: dict[str, Any] | None, state: WorkflowState) -> boo
 
 def batches(root: Path) -> list[dict[str, Any]]:
     """``gcv batch`` outputs found in the workspace (``batches/<name>/summary.json``)."""
-    out = []
+    out: list[dict[str, Any]] = []
     folder = root / "batches"
     if not folder.is_dir():
         return out

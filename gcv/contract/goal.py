@@ -6,14 +6,14 @@ turns it into a candidate config. Edits name a pattern field, never a free-form 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import Field
 
 from gcv.contract.models import PatternType, Strict
-from gcv.contract.types import Dec, Int
+from gcv.contract.types import DEC_CHECK, INT_COERCE, dec_field, int_field
 
-GOAL_ID = "gcv.goal/1"
+GOAL_ID: Final = "gcv.goal/1"
 
 EditableField = Literal[
     "bullets_per_wave",
@@ -35,15 +35,15 @@ class ParameterEdit(Strict):
 
     field: EditableField
     operation: Literal["set", "scale", "add"]
-    value: Dec(ge=-100000, le=100000)  # type: ignore[valid-type]
+    value: Annotated[float, dec_field(ge=-100000, le=100000), DEC_CHECK]
 
 
 class DesignerConstraints(Strict):
     """Limits the designer stated in the request; they tighten (or, explicitly, set) targets."""
 
-    max_alive_bullets: Int(ge=1, le=100000) | None = None  # type: ignore[valid-type]
-    min_low_fps: Dec(ge=0, le=1000) | None = None  # type: ignore[valid-type]
-    max_player_hits: Int(ge=0, le=1000) | None = None  # type: ignore[valid-type]
+    max_alive_bullets: Annotated[int, INT_COERCE, int_field(ge=1, le=100000)] | None = None
+    min_low_fps: Annotated[float, dec_field(ge=0, le=1000), DEC_CHECK] | None = None
+    max_player_hits: Annotated[int, INT_COERCE, int_field(ge=0, le=1000)] | None = None
     # "keep it dodgeable": left out of the goal's JSON unless stated, so goals keep their hash
     require_dodgeable: bool | None = Field(
         default=None, exclude_if=lambda v: v is None,

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Literal
 
 import jsonschema
 from jsonschema import Draft202012Validator
@@ -51,7 +51,7 @@ def goal_schema() -> dict[str, Any]:
 
 # --- the extended validator ---------------------------------------------------------------
 
-def _max_decimal_places(validator: Any, limit: int, instance: Any, schema: dict) -> Iterator[JsonSchemaError]:
+def _max_decimal_places(validator: Any, limit: int, instance: Any, schema: dict[str, Any]) -> Iterator[JsonSchemaError]:
     if isinstance(instance, bool) or not isinstance(instance, (int, float)):
         return
     if isinstance(instance, int):
@@ -97,7 +97,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(ecma_pattern(pattern))
 
 
-def _pattern(validator: Any, pattern: str, instance: Any, schema: dict) -> Iterator[JsonSchemaError]:
+def _pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[JsonSchemaError]:
     if validator.is_type(instance, "string") and not _compiled(pattern).search(instance):
         yield JsonSchemaError(f"{instance!r} does not match {pattern!r}")
 
@@ -126,7 +126,8 @@ def schemas_dir() -> Path | None:
     return root / "schemas"
 
 
-def committed_schema(file_name: str, fallback: Any = None) -> dict[str, Any]:
+def committed_schema(file_name: str,
+                     fallback: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
     """The schema file committed in ``schemas/``; the freshly built one if it is absent.
 
     Validating with the committed file (not the in-memory model) is deliberate: it is what
@@ -134,7 +135,8 @@ def committed_schema(file_name: str, fallback: Any = None) -> dict[str, Any]:
     """
     directory = schemas_dir()
     if directory is not None and (directory / file_name).is_file():
-        return json.loads((directory / file_name).read_text(encoding="utf-8"))
+        schema: dict[str, Any] = json.loads((directory / file_name).read_text(encoding="utf-8"))
+        return schema
     if fallback is None:
         raise FileNotFoundError(f"schemas/{file_name} not found and no builder given")
     return fallback()

@@ -14,19 +14,24 @@ not UTF-8 is refused with its byte offset.
 from __future__ import annotations
 
 import json
+import json.decoder
 import math
 import os
 import re
 import stat
-from json.decoder import scanstring
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from gcv.contract.environment import BASELINE_ENV
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig
+
+# CPython's JSON string scanner (used by the duplicate-key pass below); typeshed's json.decoder
+# declares only JSONDecoder and JSONDecodeError, so the name is typed here by hand.
+scanstring: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 DEFAULT_BASELINE = Path("artifacts") / "baselines" / "shrine_trial.json"
 _BOM = b"\xef\xbb\xbf"
@@ -390,7 +395,10 @@ def model_error(file: str, exc: ValidationError) -> GcvInputError:
     return GcvInputError(file, f"{first['msg']}{more}", json_path(loc))
 
 
-def _load_model(path: str | os.PathLike[str], model: type[BaseModel], kind: str) -> Any:
+_M = TypeVar("_M", bound=BaseModel)
+
+
+def _load_model(path: str | os.PathLike[str], model: type[_M], kind: str) -> _M:
     data = load_json_file(path, kind)
     if not isinstance(data, dict):
         raise GcvInputError(str(path), f"expected a JSON object, found {json_kind(data)}", "$")

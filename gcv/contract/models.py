@@ -12,12 +12,12 @@ and the committed JSON Schema accept exactly the same documents. Cross-field rul
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field
 
 from gcv.contract.base import GcvModel
-from gcv.contract.types import Dec, Int
+from gcv.contract.types import DEC_CHECK, INT_COERCE, dec_field, int_field
 
 CONTRACT_ID = "gcv.bullet_hell/1"
 
@@ -31,69 +31,69 @@ class Strict(GcvModel):
 
 
 class Vec2(Strict):
-    x: Dec(ge=-1000, le=1000, description="units")  # type: ignore[valid-type]
-    y: Dec(ge=-1000, le=1000, description="units")  # type: ignore[valid-type]
+    x: Annotated[float, dec_field(ge=-1000, le=1000, description="units"), DEC_CHECK]
+    y: Annotated[float, dec_field(ge=-1000, le=1000, description="units"), DEC_CHECK]
 
 
 class Scenario(Strict):
     scenario_id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9_\-]+$")
-    duration_seconds: Dec(ge=5, le=600, description="fight length, seconds")  # type: ignore[valid-type]
-    arena_width: Dec(ge=4, le=100, description="units")  # type: ignore[valid-type]
-    arena_height: Dec(ge=4, le=100, description="units")  # type: ignore[valid-type]
+    duration_seconds: Annotated[float, dec_field(ge=5, le=600, description="fight length, seconds"), DEC_CHECK]
+    arena_width: Annotated[float, dec_field(ge=4, le=100, description="units"), DEC_CHECK]
+    arena_height: Annotated[float, dec_field(ge=4, le=100, description="units"), DEC_CHECK]
 
 
 class Player(Strict):
-    max_health: Int(ge=1, le=99, description="hits the player can take")  # type: ignore[valid-type]
-    move_speed: Dec(ge=0.5, le=30, description="units/s")  # type: ignore[valid-type]
-    focus_multiplier: Dec(ge=0.05, le=1, description="speed factor while focused")  # type: ignore[valid-type]
-    hit_radius: Dec(ge=0.01, le=2, description="units")  # type: ignore[valid-type]
-    graze_radius: Dec(ge=0.02, le=5, description="units, must exceed hit_radius")  # type: ignore[valid-type]
+    max_health: Annotated[int, INT_COERCE, int_field(ge=1, le=99, description="hits the player can take")]
+    move_speed: Annotated[float, dec_field(ge=0.5, le=30, description="units/s"), DEC_CHECK]
+    focus_multiplier: Annotated[float, dec_field(ge=0.05, le=1, description="speed factor while focused"), DEC_CHECK]
+    hit_radius: Annotated[float, dec_field(ge=0.01, le=2, description="units"), DEC_CHECK]
+    graze_radius: Annotated[float, dec_field(ge=0.02, le=5, description="units, must exceed hit_radius"), DEC_CHECK]
     start_position: Vec2
-    invulnerability_seconds: Dec(ge=0, le=5, description="seconds after a hit")  # type: ignore[valid-type]
-    auto_fire_damage: Int(ge=1, le=1_000_000, description="boss damage per shot")  # type: ignore[valid-type]
-    auto_fire_interval_seconds: Dec(ge=0.016667, le=10, description="seconds between shots")  # type: ignore[valid-type]
+    invulnerability_seconds: Annotated[float, dec_field(ge=0, le=5, description="seconds after a hit"), DEC_CHECK]
+    auto_fire_damage: Annotated[int, INT_COERCE, int_field(ge=1, le=1_000_000, description="boss damage per shot")]
+    auto_fire_interval_seconds: Annotated[float, dec_field(ge=0.016667, le=10, description="seconds between shots"), DEC_CHECK]
 
 
 class Boss(Strict):
     boss_id: str = Field(min_length=1, max_length=64, pattern=r"^[a-z0-9_\-]+$")
-    max_health: Int(ge=1, le=100_000_000)  # type: ignore[valid-type]
+    max_health: Annotated[int, INT_COERCE, int_field(ge=1, le=100_000_000)]
     position: Vec2
 
 
 class Pattern(Strict):
     type: PatternType
-    bullets_per_wave: Int(ge=1, le=64)  # type: ignore[valid-type]
-    wave_interval_ms: Int(ge=100, le=5000)  # type: ignore[valid-type]
-    bullet_speed: Dec(ge=0.5, le=12, description="units/s")  # type: ignore[valid-type]
-    bullet_lifetime_seconds: Dec(ge=0.5, le=12)  # type: ignore[valid-type]
-    rotation_per_wave_deg: Dec(ge=-180, le=180)  # type: ignore[valid-type]
-    spread_angle_deg: Dec(ge=1, le=360)  # type: ignore[valid-type]
-    layer_count: Int(ge=1, le=4)  # type: ignore[valid-type]
+    bullets_per_wave: Annotated[int, INT_COERCE, int_field(ge=1, le=64)]
+    wave_interval_ms: Annotated[int, INT_COERCE, int_field(ge=100, le=5000)]
+    bullet_speed: Annotated[float, dec_field(ge=0.5, le=12, description="units/s"), DEC_CHECK]
+    bullet_lifetime_seconds: Annotated[float, dec_field(ge=0.5, le=12), DEC_CHECK]
+    rotation_per_wave_deg: Annotated[float, dec_field(ge=-180, le=180), DEC_CHECK]
+    spread_angle_deg: Annotated[float, dec_field(ge=1, le=360), DEC_CHECK]
+    layer_count: Annotated[int, INT_COERCE, int_field(ge=1, le=4)]
     bidirectional: bool
 
 
 class Phase(Strict):
     phase_id: str = Field(min_length=1, max_length=32, pattern=r"^[a-z0-9_\-]+$")
     title: str = Field(min_length=1, max_length=80)
-    trigger_boss_hp_below: Dec(gt=0, le=1, description="boss health ratio that starts this phase")  # type: ignore[valid-type]
+    trigger_boss_hp_below: Annotated[float, dec_field(gt=0, le=1, description="boss health ratio that starts this phase"), DEC_CHECK]
     pattern: Pattern
 
 
 class Limits(Strict):
     """Hard platform limits. The baseline owns them; a candidate never changes them."""
 
-    max_alive_bullets: Int(ge=1, le=350)  # type: ignore[valid-type]
-    min_low_fps: Dec(ge=1, le=240)  # type: ignore[valid-type]
-    max_player_hits: Int(ge=0, le=99)  # type: ignore[valid-type]
+    max_alive_bullets: Annotated[int, INT_COERCE, int_field(ge=1, le=350)]
+    min_low_fps: Annotated[float, dec_field(ge=1, le=240), DEC_CHECK]
+    max_player_hits: Annotated[int, INT_COERCE, int_field(ge=0, le=99)]
 
 
 class Targets(Strict):
     """Design targets; never looser than the limits."""
 
-    max_alive_bullets: Int(ge=1, le=350)  # type: ignore[valid-type]
-    max_player_hits: Int(ge=0, le=99)  # type: ignore[valid-type]
-    min_survival_seconds: Dec(ge=0, le=600)  # type: ignore[valid-type]
-    min_low_fps: Dec(ge=1, le=240)  # type: ignore[valid-type]
+    max_alive_bullets: Annotated[int, INT_COERCE, int_field(ge=1, le=350)]
+    max_player_hits: Annotated[int, INT_COERCE, int_field(ge=0, le=99)]
+    min_survival_seconds: Annotated[float, dec_field(ge=0, le=600), DEC_CHECK]
+    min_low_fps: Annotated[float, dec_field(ge=1, le=240), DEC_CHECK]
     require_all_phases: bool
     # Left out of the config's JSON while false, so configs written before it keep their hash.
     require_dodgeable: bool = Field(

@@ -44,21 +44,32 @@ def _integral_float_to_int(value: Any) -> Any:
     return value
 
 
+def dec_field(ge: float | None = None, le: float | None = None, gt: float | None = None,
+              lt: float | None = None, description: str = "") -> Any:
+    """The bounds of a decimal field: ``Annotated[float, dec_field(...), DEC_CHECK]``."""
+    return Field(ge=ge, le=le, gt=gt, lt=lt, description=description,
+                 json_schema_extra={DECIMALS_KEYWORD: MAX_DECIMAL_PLACES})
+
+
+def int_field(ge: int | None = None, le: int | None = None, description: str = "") -> Any:
+    """The bounds of an integer field: ``Annotated[int, INT_COERCE, int_field(...)]``."""
+    return Field(ge=ge, le=le, description=description)
+
+
+# at most six decimal places, finite (after the float is parsed)
+DEC_CHECK = AfterValidator(_check_decimals)
+# an integral float (3.0) is accepted as JSON Schema does (before the int is parsed)
+INT_COERCE = BeforeValidator(_integral_float_to_int)
+
+
 def Dec(ge: float | None = None, le: float | None = None, gt: float | None = None,
         lt: float | None = None, description: str = "") -> Any:
-    """A bounded decimal with at most six decimal places."""
-    return Annotated[
-        float,
-        Field(ge=ge, le=le, gt=gt, lt=lt, description=description,
-              json_schema_extra={DECIMALS_KEYWORD: MAX_DECIMAL_PLACES}),
-        AfterValidator(_check_decimals),
-    ]
+    """A bounded decimal with at most six decimal places (a type built at run time: the
+    models spell it ``Annotated[float, dec_field(...), DEC_CHECK]`` so a type checker sees it)."""
+    return Annotated[float, dec_field(ge=ge, le=le, gt=gt, lt=lt, description=description), DEC_CHECK]
 
 
 def Int(ge: int | None = None, le: int | None = None, description: str = "") -> Any:
-    """A bounded integer; an integral float (3.0) is accepted as JSON Schema does."""
-    return Annotated[
-        int,
-        BeforeValidator(_integral_float_to_int),
-        Field(ge=ge, le=le, description=description),
-    ]
+    """A bounded integer; an integral float (3.0) is accepted as JSON Schema does (spelled
+    ``Annotated[int, INT_COERCE, int_field(...)]`` in the models)."""
+    return Annotated[int, INT_COERCE, int_field(ge=ge, le=le, description=description)]

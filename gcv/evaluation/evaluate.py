@@ -47,7 +47,7 @@ exact rationals, converted to float once at the end:
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeGuard
 
 from gcv.contract.goal import Goal
 from gcv.contract.loading import json_path
@@ -62,7 +62,7 @@ MIN_FAILED_MISS = Fraction(1, 1000)
 
 # --- helpers --------------------------------------------------------------------------
 
-def _is_number(value: Any) -> bool:
+def _is_number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -210,7 +210,7 @@ def _hard_checks(tel: dict[str, Any], targets: EffectiveTargets) -> list[tuple[C
             detail = f"{reached} of {targets.phase_count} phases reached"
         expected = targets.phase_count
         ok = _is_number(reached) and reached == expected
-        miss = (Fraction(expected - reached, max(expected, 1)) if _is_number(reached)
+        miss = (Fraction(expected - reached) / max(expected, 1) if _is_number(reached)
                 and reached < expected else Fraction(1))
         out.append(_check("phase_coverage", "phases_reached", "==", expected, reached,
                           phase_id=first_missing, detail=detail, passed=ok, miss=miss))
@@ -273,7 +273,7 @@ def _intent_checks(goal: Goal, baseline: BulletHellConfig, candidate: BulletHell
                                   passed=False, detail=f"the candidate has no phase '{phase_id}'"))
         else:
             pat = candidate.phases[index].pattern
-            path = ["phases", index, "pattern"]
+            path: list[str | int] = ["phases", index, "pattern"]
             if goal.pattern_type is not None:
                 out.append(_check(
                     "intent.pattern_type", json_path([*path, "type"]), "==", goal.pattern_type,

@@ -8,14 +8,14 @@ phase that failed, and a reviewer can trace every verdict back to one number.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import ConfigDict, Field
 
 from gcv.contract.base import GcvModel
 from gcv.contract.canonical import content_hash
 
-EVALUATION_ID = "gcv.evaluation/1"
+EVALUATION_ID: Final = "gcv.evaluation/1"
 TargetSource = Literal["baseline.targets", "limits", "designer"]
 CheckOp = Literal["<=", ">=", "==", "<", ">"]
 

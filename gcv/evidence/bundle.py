@@ -33,6 +33,8 @@ import shutil
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Literal
+
 from gcv.evidence.collect import (ENVELOPE_NAME, MANIFEST_NAME, REPORT_NAME, Evidence, EvidenceError,
                                   as_workspace, collect)
 from gcv.evidence.manifest import build_manifest, manifest_bytes
@@ -51,7 +53,7 @@ def default_bundle_path(workspace: Workspace | Path | str, wf_id: str) -> Path:
     return as_workspace(workspace).workflow_dir(wf_id).root / "evidence" / f"{wf_id}.evidence.zip"
 
 
-def assemble(ev: Evidence, bundle_name: str, signer: Signer | None | bool = None,
+def assemble(ev: Evidence, bundle_name: str, signer: Signer | Literal[False] | None = None,
              environ: Mapping[str, str] | None = None) -> dict[str, bytes]:
     """The bundle's files: the evidence, its report, the manifest and (optionally) the signature.
 
@@ -99,7 +101,7 @@ def refuse_unverifiable(files: Mapping[str, bytes]) -> None:
 
 
 def bundle_files(workspace: Workspace | Path | str, wf_id: str, *, bundle_name: str,
-                 signer: Signer | None | bool = None, environ: Mapping[str, str] | None = None) -> dict[str, bytes]:
+                 signer: Signer | Literal[False] | None = None, environ: Mapping[str, str] | None = None) -> dict[str, bytes]:
     """Every file of workflow ``wf_id``'s bundle, in memory."""
     return assemble(collect(workspace, wf_id, environ=environ), bundle_name, signer, environ)
 
@@ -145,7 +147,7 @@ def write_dir(files: Mapping[str, bytes], out: Path) -> None:
 
 
 def export_bundle(workspace: Workspace | Path | str, wf_id: str, out: Path, *, as_dir: bool = False,
-                  signer: Signer | None | bool = None, environ: Mapping[str, str] | None = None) -> Path:
+                  signer: Signer | Literal[False] | None = None, environ: Mapping[str, str] | None = None) -> Path:
     """Write workflow ``wf_id``'s evidence bundle to ``out`` (a zip, or a folder).
 
     ``signer``: None signs with the key configured in the environment (if any; see

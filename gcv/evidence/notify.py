@@ -68,7 +68,7 @@ MAX_BACKOFF_S = 300.0
 REQUEST_CHARS = 300
 
 Kind = Literal["needs_answer", "needs_authorization", "needs_choice", "needs_decision", "ended"]
-KINDS: tuple[str, ...] = ("needs_answer", "needs_authorization", "needs_choice", "needs_decision", "ended")
+KINDS: tuple[Kind, ...] = ("needs_answer", "needs_authorization", "needs_choice", "needs_decision", "ended")
 _NEEDS = {"needs_clarification": "needs_answer", "awaiting_authorization": "needs_authorization",
           "awaiting_choice": "needs_choice", "evidence_ready": "needs_decision"}
 _NEXT = {"needs_answer": 'gcv answer {wf} "ANSWER"', "needs_authorization": "gcv authorize {wf} --actor NAME",

@@ -132,6 +132,7 @@ class LoopReplay:
         self.manifest = manifest or {}
         self.state = WorkflowState.model_validate(ev.state)
         self.events = ev.events()  # as written: the replayed loop must write the same records
+        self.bad_history: str | None = None
         try:
             self.history: list[Event] = ev.history()
         except HistoryError as exc:  # consistency.events names it; the loop cannot be re-run on it

@@ -274,11 +274,11 @@ def _verify_one(entry: Any, message: bytes, env: Mapping[str, str]) -> Signature
         if not secret:
             return SignatureResult("unverifiable", False, False, "hmac-sha256", keyid,
                                    f"HMAC-signed (keyid {keyid}); set {ENV_HMAC} to the shared secret to verify")
-        key = secret.encode("utf-8")
-        if hmac_keyid(key) != keyid:
+        secret_key = secret.encode("utf-8")
+        if hmac_keyid(secret_key) != keyid:
             return SignatureResult("invalid", False, False, "hmac-sha256", keyid,
-                                   f"signed with a different HMAC secret (keyid {keyid}, yours {hmac_keyid(key)})")
-        if not hmac.compare_digest(hmac.new(key, message, hashlib.sha256).digest(), sig):
+                                   f"signed with a different HMAC secret (keyid {keyid}, yours {hmac_keyid(secret_key)})")
+        if not hmac.compare_digest(hmac.new(secret_key, message, hashlib.sha256).digest(), sig):
             return SignatureResult("invalid", False, False, "hmac-sha256", keyid, "HMAC signature does not match")
         return SignatureResult("verified", True, True, "hmac-sha256", keyid,
                                f"HMAC-SHA256 signature verified with the shared secret (keyid {keyid})")

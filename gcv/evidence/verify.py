@@ -599,7 +599,7 @@ class _Consistency:
     def fairness_check(self) -> Outcome:
         ev = self.ev
         state = ev.state
-        records = [("baseline", None, state.get("baseline_fairness"))]
+        records: list[tuple[str, int | None, Any]] = [("baseline", None, state.get("baseline_fairness"))]
         records += [(run_label(r["round"]), r["round"], r.get("fairness")) for r in state.get("rounds", [])]
         records = [r for r in records if r[2]]
         if not records:
@@ -681,7 +681,7 @@ class _Consistency:
         ev = self.ev
         state = ev.state
         status = state["status"]
-        reason = state.get("terminal_reason")
+        reason: Any = state.get("terminal_reason")  # raw JSON: Reason() below refuses a bad one
         human = state.get("human_decision")
         problems: list[str] = []
         loop_status = status

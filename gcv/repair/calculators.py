@@ -64,10 +64,11 @@ from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig, Pattern
 from gcv.contract.ranges import PATTERN_RANGES
 from gcv.evaluation.models import Check, Evaluation
-from gcv.repair.intents import (
-    INTENT_FIELD, REDUCE_BULLET_LIFETIME, REDUCE_BULLET_SPEED, REDUCE_BULLETS_PER_WAVE,
-    REDUCE_PATTERN_LAYERS, INCREASE_WAVE_INTERVAL, family_of, intents_for,
+from gcv.contract.intents import (
+    INCREASE_WAVE_INTERVAL, REDUCE_BULLET_LIFETIME, REDUCE_BULLET_SPEED, REDUCE_BULLETS_PER_WAVE,
+    REDUCE_PATTERN_LAYERS,
 )
+from gcv.repair.intents import INTENT_FIELD, family_of, intents_for
 from gcv.repair.models import RepairOutcome
 from gcv.sim.fixed import TICK_HZ, exact, ms_to_ticks, round_half_away
 from gcv.validation.diff import diff_configs

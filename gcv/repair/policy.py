@@ -37,12 +37,12 @@ with its reason, and every other repair intent with the reason it is refused:
 
 from __future__ import annotations
 
-from gcv.contract.intents import REPAIR_INTENTS
+from gcv.contract.intents import REPAIR_INTENTS, REQUEST_HUMAN, STOP
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig
 from gcv.evaluation.models import Evaluation
 from gcv.repair.calculators import apply_repair
-from gcv.repair.intents import INTENT_FIELD, REQUEST_HUMAN, STOP, intents_for
+from gcv.repair.intents import INTENT_FIELD, intents_for
 from gcv.repair.models import AllowedIntents, GateResult, ReviewVerdict
 from gcv.validation.report import ValidationReport
 from gcv.validation.validate import validate
@@ -60,9 +60,9 @@ def allowed_intents(*, evaluation: Evaluation, goal: Goal | None, candidate: Bul
     before any run, whatever it would gain."""
     always = {REQUEST_HUMAN: "a human may always be asked", STOP: "the loop may always stop"}
     if evaluation.passed:
-        refused = {i: "every check passes; there is nothing to repair" for i in REPAIR_INTENTS}
         return AllowedIntents(intents=list(ALWAYS_ALLOWED), reasons=always, can_accept=True,
-                              refused=refused)
+                              refused={i: "every check passes; there is nothing to repair"
+                                       for i in REPAIR_INTENTS})
 
     failed_intent = [c for c in evaluation.intent_checks if not c.passed]
     if failed_intent:
@@ -79,13 +79,13 @@ def allowed_intents(*, evaluation: Evaluation, goal: Goal | None, candidate: Bul
     for check in evaluation.checks:
         if check.passed:
             continue
-        intents = intents_for(check.name)
-        if not intents:
+        called = intents_for(check.name)
+        if not called:
             continue
         if check.phase_id is None:
             unplaced.append(check.name)
             continue
-        for intent in intents:
+        for intent in called:
             pairs = wanted.setdefault(intent, [])
             if all(p != check.phase_id for p, _ in pairs):
                 pairs.append((check.phase_id, f"{check.short()}: {check.detail}"))
@@ -96,14 +96,14 @@ def allowed_intents(*, evaluation: Evaluation, goal: Goal | None, candidate: Bul
     phases: dict[str, list[str]] = {}
     known: set[tuple[str, str]] | None = None  # the candidate's own validation issues, if any
     for intent in REPAIR_INTENTS:
-        pairs = wanted.get(intent)
-        if not pairs:
+        places = wanted.get(intent)
+        if not places:
             refused[intent] = _uncalled_reason(evaluation, unplaced)
             continue
         ok_phases: list[str] = []
         why_ok: list[str] = []
         why_not: list[str] = []
-        for phase_id, why in pairs:
+        for phase_id, why in places:
             field = INTENT_FIELD.get(intent)
             if protected is not None and (phase_id, field) in protected:
                 why_not.append(f"{phase_id}: it would undo the requested edit of {field} on {phase_id}")

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard, overload
 
 from pydantic import ValidationError
 
@@ -21,7 +21,7 @@ from engine_runners.registry import UnknownEngineError, unavailable_reason
 from gcv.agents.doctor import agents_report
 from gcv.agents.requirement import get_requirement_provider
 from gcv.contract.models import BulletHellConfig
-from gcv.contract.policies import DEFAULT_FAIRNESS_POLICY, POLICY_WORDS
+from gcv.contract.policies import DEFAULT_FAIRNESS_POLICY, POLICY_WORDS, FairnessPolicy
 from gcv.contract.status import Status
 from gcv.repair.scope import whole_fight
 from gcv.service.errors import (Conflict, Damaged, InvalidInput, Locked, NotFound, Refusal, WorkspaceRefusal,
@@ -125,12 +125,21 @@ class Submission:
     fairness_policy: str = DEFAULT_FAIRNESS_POLICY
 
 
-def check_fairness_policy(policy: str | None) -> None:
+def _is_policy(policy: str) -> TypeGuard[FairnessPolicy]:
+    return policy in POLICY_WORDS
+
+
+@overload
+def check_fairness_policy(policy: str) -> FairnessPolicy: ...
+@overload
+def check_fairness_policy(policy: None) -> None: ...
+def check_fairness_policy(policy: str | None) -> FairnessPolicy | None:
     """A fair-fight policy of the one vocabulary (gcv.contract.policies), or InvalidInput."""
-    if policy is not None and policy not in POLICY_WORDS:
-        raise InvalidInput(f"fairness policy {policy!r} is not a policy; allowed: "
-                           + "; ".join(f"{name} ({words})" for name, words in POLICY_WORDS.items()),
-                           field="fairness_policy")
+    if policy is None or _is_policy(policy):
+        return policy
+    raise InvalidInput(f"fairness policy {policy!r} is not a policy; allowed: "
+                       + "; ".join(f"{name} ({words})" for name, words in POLICY_WORDS.items()),
+                       field="fairness_policy")
 
 
 REPAIR_SCOPES = ("request", "fight")
@@ -175,7 +184,7 @@ def submit(loop: WorkflowLoop, submission: Submission, *,
         base, source = submission.baseline or active_baseline(loop.ws, loop.clock())
         settings = Settings(engine=submission.engine, provider=submission.provider, seed=submission.seed,
                             budgets=submission.budgets, population=submission.population,
-                            fairness_policy=submission.fairness_policy)
+                            fairness_policy=check_fairness_policy(submission.fairness_policy))
         wf_id = loop.create(submission.request, base, settings, baseline_source=source, actor=submission.actor)
     if on_created is not None:
         on_created(wf_id, source)
@@ -250,7 +259,7 @@ def authorize(loop: WorkflowLoop, wf_id: str, *, actor: str, via: str = "gcv aut
     fair-fight policy, and with the repair scope: ``request`` (the default: repairs may move
     only what the request changed; anything else becomes trade-offs for the designer) or
     ``fight`` (repairs may move any phase and field, as an operator explicitly allows)."""
-    check_fairness_policy(fairness_policy)
+    policy = check_fairness_policy(fairness_policy)
     if repair_scope not in REPAIR_SCOPES:
         raise InvalidInput(f"repair scope {repair_scope!r}; allowed: request (what the request changed) or fight "
                            "(any phase and field)", field="repair_scope")
@@ -264,7 +273,7 @@ def authorize(loop: WorkflowLoop, wf_id: str, *, actor: str, via: str = "gcv aut
         scope = (whole_fight(BulletHellConfig.model_validate(d.get(state.baseline_hash)))
                  if repair_scope == "fight" else None)
         return Authorized(loop.authorize(wf_id, actor=actor, via=via, budgets=budgets,
-                                         fairness_policy=fairness_policy,  # type: ignore[arg-type]
+                                         fairness_policy=policy,
                                          repair_scope=scope))
 
 

@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:  # for the types only: this module never imports numpy at run time
+    import numpy as np
+    from numpy.typing import NDArray
 
 ONE = 1 << 16
 TICK_HZ = 60
@@ -23,7 +27,6 @@ TURN = 1 << 16
 QUARTER = 1 << 14
 ANGLE_MASK = TURN - 1
 U64 = (1 << 64) - 1
-N = TypeVar("N")  # an int, or an int64 numpy array (quarter_sin works elementwise)
 
 # sin(pi/2 * u) = u*(C0 - u^2*(C1 - u^2*(C2 - u^2*(C3 - u^2*C4)))), Q30 coefficients.
 SIN_C = (1686629713, 693598668, 85569306, 5026995, 172272)
@@ -63,7 +66,11 @@ def deg_to_angle(deg: float | int | Fraction) -> int:
     return round_half_away(value * TURN / 360)
 
 
-def quarter_sin(x: N) -> N:
+@overload
+def quarter_sin(x: int) -> int: ...
+@overload
+def quarter_sin(x: NDArray[np.int64]) -> NDArray[np.int64]: ...
+def quarter_sin(x: Any) -> Any:  # an int, or an int64 numpy array (elementwise)
     """sin for x in [0, 16384] angle units, Q16 result in [0, 65536]. All terms >= 0.
 
     Plain integer steps, so ``x`` may also be an int64 numpy array (``gcv.sim.trig`` builds its

@@ -51,8 +51,9 @@ def phase_index_for(health: int, max_health: int, phases: list[dict[str, Any]]) 
 def boss_health_after(tick: int, program: dict[str, Any]) -> int:
     """Boss health after the auto-fire step of ``tick``."""
     p, b = program["player"], program["boss"]
-    shots = tick // p["auto_fire_interval_ticks"] + 1
-    return max(0, b["max_health"] - shots * p["auto_fire_damage"])
+    shots: int = tick // p["auto_fire_interval_ticks"] + 1
+    health: int = max(0, b["max_health"] - shots * p["auto_fire_damage"])
+    return health
 
 
 def emission_schedule(program: dict[str, Any]) -> Schedule:

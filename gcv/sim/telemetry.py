@@ -58,25 +58,61 @@ class PhaseFigures(Protocol):
 
 
 class FinishedRun(Protocol):
-    """What telemetry reads of a finished simulation (``gcv.sim.engine.Simulation``)."""
+    """What telemetry reads of a finished simulation (``gcv.sim.engine.Simulation``).
 
-    program: dict[str, Any]
-    program_hash: str
-    status: str | None
-    end_reason: str | None
-    tick: int
-    seed: int
-    spawned: int
-    peak: int
-    hits: int
-    hit_ticks: Sequence[int]
-    grazes: int
-    health: int
-    boss_health: int
-    stats: Sequence[PhaseFigures]
-    frame_us: list[int]
-    alive_per_second: Sequence[int]
-    state_hashes: Sequence[str]
+    Read-only members, so that a simulation holding lists (or another class holding tuples)
+    matches the sequences read here."""
+
+    @property
+    def program(self) -> dict[str, Any]: ...
+
+    @property
+    def program_hash(self) -> str: ...
+
+    @property
+    def status(self) -> str | None: ...
+
+    @property
+    def end_reason(self) -> str | None: ...
+
+    @property
+    def tick(self) -> int: ...
+
+    @property
+    def seed(self) -> int | None: ...  # set by reset(); a finished run always has one
+
+    @property
+    def spawned(self) -> int: ...
+
+    @property
+    def peak(self) -> int: ...
+
+    @property
+    def hits(self) -> int: ...
+
+    @property
+    def hit_ticks(self) -> Sequence[int]: ...
+
+    @property
+    def grazes(self) -> int: ...
+
+    @property
+    def health(self) -> int: ...
+
+    @property
+    def boss_health(self) -> int: ...
+
+    @property
+    def stats(self) -> Sequence[PhaseFigures]: ...
+
+    @property
+    def frame_us(self) -> list[int]: ...
+
+    @property
+    def alive_per_second(self) -> Sequence[int]: ...
+
+    @property
+    def state_hashes(self) -> Sequence[str]: ...
 
     @property
     def player_label(self) -> str: ...

@@ -21,7 +21,8 @@ def _sin_table() -> np.ndarray:
     quadrant, x = a >> 14, a & (QUARTER - 1)
     index = np.where((quadrant & 1) == 0, x, QUARTER - x)
     sign = np.where(quadrant < 2, 1, -1)
-    return sign * QUARTER_SIN[index]
+    table: np.ndarray = sign * QUARTER_SIN[index]
+    return table
 
 
 SIN_TABLE = _sin_table()

@@ -141,7 +141,8 @@ class Workspace:
                        f"({', '.join('?' * len(_WORKFLOW_COLUMNS))})", tuple(row.get(k) for k in _WORKFLOW_COLUMNS))
 
     def _where(self, f: WorkflowFilter) -> tuple[str, list[Any]]:
-        clauses, args = [], []
+        clauses: list[str] = []
+        args: list[Any] = []
         if f.status:
             clauses.append("status = ?")
             args.append(f.status)
@@ -272,4 +273,5 @@ class Workspace:
             raise StoreError(f"baseline {config_hash[:12]} is missing from {self.baseline_store()}")
         if sha256_hex(data) != config_hash:
             raise StoreError(f"baseline {config_hash[:12]} in {self.baseline_store()} is corrupted")
-        return json.loads(data)
+        baseline: dict[str, Any] = json.loads(data)
+        return baseline

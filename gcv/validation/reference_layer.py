@@ -83,7 +83,7 @@ def check_reference(baseline: BulletHellConfig, candidate: BulletHellConfig, goa
         return layer_result("reference", issues)
     seen: set[str] = set()
     for n, phase_id in enumerate(parsed.target_phase_ids):
-        target = ["target_phase_ids", n]
+        target: list[str | int] = ["target_phase_ids", n]
         if phase_id in seen:
             issues.append(ValidationIssue.make(
                 "reference.duplicate_target_phase", _goal_path(target), phase_id,
@@ -105,7 +105,7 @@ def check_reference(baseline: BulletHellConfig, candidate: BulletHellConfig, goa
                 f"the goal targets phase '{phase_id}', which the candidate does not have"))
             continue
         pat = candidate.phases[cand_index].pattern
-        base = ["phases", cand_index, "pattern"]
+        base: list[str | int] = ["phases", cand_index, "pattern"]
         if parsed.pattern_type is not None and pat.type != parsed.pattern_type:
             issues.append(ValidationIssue.make(
                 "reference.pattern_type_mismatch", json_path([*base, "type"]), pat.type,

@@ -9,13 +9,13 @@ for tools such as the repair calculator.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from gcv.contract.base import GcvModel
 
-REPORT_ID = "gcv.validation_report/1"
+REPORT_ID: Final = "gcv.validation_report/1"
 LayerName = Literal["schema", "reference", "rules", "safety"]
 LAYERS: tuple[str, ...] = ("schema", "reference", "rules", "safety")
 LayerStatus = Literal["passed", "failed", "skipped"]

@@ -118,7 +118,7 @@ def _phase_rules(cfg: BulletHellConfig) -> list[ValidationIssue]:
                 "could never start after phase " + str(i - 1)))
     for i, phase in enumerate(cfg.phases):
         pat = phase.pattern
-        base = ["phases", i, "pattern"]
+        base: list[str | int] = ["phases", i, "pattern"]
         if pat.type == "aimed_fan" and exact(pat.spread_angle_deg) > MAX_AIMED_FAN_SPREAD:
             issues.append(_issue(
                 "rules.aimed_fan_spread", [*base, "spread_angle_deg"], pat.spread_angle_deg,

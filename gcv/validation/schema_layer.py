@@ -30,6 +30,7 @@ import json
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from gcv.contract.jsonschema_check import BoundViolation, bound_violation, config_validator, schema_errors
 from gcv.contract.loading import json_path
@@ -107,7 +108,8 @@ def subschema(root: dict[str, Any], parts: list[str | int]) -> dict[str, Any] | 
             node = node.get("properties", {}).get(part)
         if not isinstance(node, dict):
             return None
-    return node
+    found: dict[str, Any] = node
+    return found
 
 
 def _num(value: Any) -> str:
@@ -183,7 +185,7 @@ def _clean_loc(data: Any, loc: tuple[Any, ...], error_type: str) -> list[str | i
     return parts
 
 
-def _rule_for(error: dict[str, Any]) -> str:
+def _rule_for(error: ErrorDetails) -> str:
     kind = error["type"]
     if kind == "extra_forbidden":
         return "schema.extra_field"
@@ -223,7 +225,7 @@ def _article(phrase: str) -> str:
 
 
 def _message(rule: str, parts: list[str | int], value: Any, allowed: str, root: dict[str, Any],
-             error: dict[str, Any]) -> str:
+             error: ErrorDetails) -> str:
     field = json_path(parts)
     if rule == "schema.extra_field":
         parent = subschema(root, parts[:-1])

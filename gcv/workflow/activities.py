@@ -30,7 +30,10 @@ from gcv.workflow.state import Settings
 
 
 class PopulationRunner(Protocol):
-    def __call__(self, config: BulletHellConfig, *, skills: list[str], seeds: int, engine: str) -> PopulationSummary:
+    """``on_fight(done, total)`` is called after each fight (the loop prints its progress)."""
+
+    def __call__(self, config: BulletHellConfig, *, skills: list[str], seeds: int, engine: str,
+                 on_fight: Callable[[int, int], None] | None = None) -> PopulationSummary:
         ...
 
 

@@ -138,7 +138,8 @@ def parse_event(record: dict[str, Any], position: int = 0) -> Event:
             loc = loc[1:]  # the union's tag, already named by the record's type
         if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
             loc = ["type"]
-        seq = record.get("seq") if isinstance(record, dict) and isinstance(record.get("seq"), int) else position
+        raw_seq = record.get("seq") if isinstance(record, dict) else None
+        seq = raw_seq if isinstance(raw_seq, int) else position
         raise HistoryError(seq, ".".join(loc), first["msg"]) from None
 
 

@@ -543,9 +543,9 @@ class WorkflowLoop:
         allowed = allowed_intents(evaluation=evaluation, goal=goal, candidate=candidate, baseline=baseline,
                                   protected=requested_pairs(baseline, requested) if requested is not None else None)
         rnd.allowed = allowed
-        assert state.baseline_run is not None
+        assert state.baseline_run is not None and state.baseline_run.telemetry_hash is not None
         judged_run = rnd.run if rnd.run is not None else rnd.prescreen
-        assert judged_run is not None
+        assert judged_run is not None and judged_run.telemetry_hash is not None
         evidence = ReviewEvidence.build(
             request_text=state.request, goal=goal, baseline=baseline, candidate=candidate,
             evaluation=evaluation, baseline_telemetry=d.get(state.baseline_run.telemetry_hash),
@@ -697,7 +697,7 @@ class WorkflowLoop:
         """No repair inside the authorized scope: compute the trade-offs in the reference
         simulator and wait for the designer (``awaiting_choice``), or stop for a person when no
         option passes there either."""
-        assert rnd.allowed is not None and state.baseline_run is not None
+        assert rnd.allowed is not None and state.baseline_run is not None and state.baseline_run.telemetry_hash is not None
         scope = self._scope(state)
         assert scope is not None
         settings = state.settings

@@ -11,7 +11,7 @@ Hashes name canonical-JSON artifacts in the workflow folder (``artifacts/<sha256
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -23,7 +23,7 @@ from gcv.contract.status import Reason, Status
 from gcv.repair.models import AllowedIntents, Choice, GateResult, RepairScope, ReviewVerdict, SearchRung, TradeOff
 from gcv.validation.diff import FieldChange
 
-STATE_ID = "gcv.workflow/1"
+STATE_ID: Final = "gcv.workflow/1"
 STATE_SCHEMA_FILE = "workflow_state.schema.json"
 # Frames every workflow run captures (ticks at 60 Hz): the report's before/after pairs.
 CAPTURE_TICKS: tuple[int, ...] = (600, 1200, 1800)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -136,9 +137,9 @@ def summary(r: Reading) -> str:
         parts.append(f"{'more' if r.pressure == 'increase' else 'less'} pressure")
     signs = {"set": "=", "scale": "x", "add": "+"}
     for e in r.edits:
-        value = fmt(e.value)
-        parts.append(f"{e.field} {signs[e.operation]}{value}" if not (e.operation == "add" and e.value < 0)
-                     else f"{e.field} {value}")
+        shown = fmt(e.value)
+        parts.append(f"{e.field} {signs[e.operation]}{shown}" if not (e.operation == "add" and e.value < 0)
+                     else f"{e.field} {shown}")
     for name, value in r.constraints.items():
         parts.append("keep it dodgeable" if name == "require_dodgeable" else f"{name} {fmt(value)}")
     if r.preserve_visual:
@@ -309,6 +310,10 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
     if r.questions:
         return _clarify(r, list(r.questions), "the request cannot be mapped without guessing")
     try:
+        # each stated constraint as its field takes it (a flag, an integer, or a decimal)
+        stated: dict[str, Any] = {k: (True if k == "require_dodgeable" else
+                                      int(v) if k != "min_low_fps" else _goal_number(v))
+                                  for k, v in r.constraints.items()}
         goal = Goal(
             target_phase_ids=r.phase_ids,
             pattern_type=r.pattern_type,  # type: ignore[arg-type]
@@ -317,9 +322,7 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
             pressure=r.pressure,  # type: ignore[arg-type]
             edits=[ParameterEdit(field=e.field, operation=e.operation, value=_goal_number(e.value))  # type: ignore[arg-type]
                    for e in edits],
-            constraints=DesignerConstraints(**{k: (True if k == "require_dodgeable" else
-                                                   int(v) if k != "min_low_fps" else _goal_number(v))
-                                               for k, v in r.constraints.items()}),
+            constraints=DesignerConstraints(**stated),
             preserve_visual_style=r.preserve_visual,
             source_text=request_text[:4000],
         )

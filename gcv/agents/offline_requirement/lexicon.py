@@ -24,6 +24,7 @@ phrase the lexicon does not know stays as written, and the reader asks about wha
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 # -- script -------------------------------------------------------------------------------------
@@ -118,7 +119,7 @@ def _cn_small(text: str) -> int:
 # -- words --------------------------------------------------------------------------------------
 
 # (pattern, canonical words); applied in order, after the numbers
-WORDS: list[tuple[str, str]] = [
+WORDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     # jargon
     (r"\bttl\b|\btime[- ]to[- ]live\b", "lifetime"),
     (r"\bcool-?downs?\s+(?:between\s+(?:volleys|waves|bursts|shots))?|\bcool-?down\b", "interval "),
@@ -242,7 +243,9 @@ def _list_markers(t: str) -> str:
 def before_lower(text: str) -> str:
     """What must be read before lower-casing: camelCase names ('bulletsPerWave', 'phase1')."""
     def snake(m: re.Match[str]) -> str:
-        return m.group(1) + re.sub(r"([A-Z])", lambda c: "_" + c.group(1).lower(), m.group(2))
+        def lower(c: re.Match[str]) -> str:
+            return "_" + c.group(1).lower()
+        return m.group(1) + re.sub(r"([A-Z])", lower, m.group(2))
     text = _CAMEL.sub(snake, text)
     return re.sub(r"\b(phase|stage)(\d)\b", r"\1 \2", text, flags=re.IGNORECASE)
 
@@ -261,6 +264,11 @@ def numbers_first(t: str) -> str:
     t = re.sub(r"\b(?:a\s+)?half[- ](?:a\s+)?second\b", "0.5 s", t)
     t = _list_markers(t)
     return _numbers(t)
+
+
+def _before_object(verb: str) -> Callable[[re.Match[str]], str]:
+    """The replacement of a phrasal verb: ``verb`` put before its object."""
+    return lambda m: f"{verb}{m.group(1)}"
 
 
 def canonical(t: str) -> str:
@@ -285,7 +293,7 @@ def canonical(t: str) -> str:
     for pattern, repl in WORDS:
         t = re.sub(pattern, repl, t)
     for verb, particle, repl in PHRASAL:
-        t = re.sub(rf"\b(?:{verb})\s+((?:[^\s,.;]+\s+){{0,4}}?)(?:{particle})\b", lambda m, r=repl: f"{r}{m.group(1)}", t)
+        t = re.sub(rf"\b(?:{verb})\s+((?:[^\s,.;]+\s+){{0,4}}?)(?:{particle})\b", _before_object(repl), t)
     t = _rates(t)
     for pattern, repl in AMOUNTS:
         t = re.sub(pattern, repl, t)

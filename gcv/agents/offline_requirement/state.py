@@ -147,7 +147,7 @@ def sub_all(pattern: str, text: str, handle: Callable[[re.Match[str]], Any]) -> 
 
 @functools.lru_cache(maxsize=256)
 def field_keywords(segment: str) -> tuple[tuple[int, int, str], ...]:
-    found = []
+    found: list[tuple[int, int, str]] = []
     for name, pattern in FIELD_WORDS.items():
         found.extend((m.start(), m.end(), name) for m in re.finditer(pattern, segment))
     return tuple(found)

@@ -15,7 +15,7 @@ from typing import Any, Optional
 import typer
 from rich.markup import escape
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
+                           TaskID, TimeElapsedColumn, TimeRemainingColumn)
 from rich.text import Text
 
 from gcv.cli.output import console, emit_json, fail_usage
@@ -194,20 +194,23 @@ def batch(
                         TextColumn("{task.fields[errors]}"), console=err, transient=False)
     rate = progress.columns[3]
     assert isinstance(rate, _RateColumn)
-    task = {"id": None, "errors": 0}
+    task: TaskID | None = None  # the bar, made when the job starts
+    errors = 0
 
     def on_start(total: int, finished: int) -> None:
+        nonlocal task
         progress.start()
         rate.started = time.monotonic()
-        task["id"] = progress.add_task("batch", total=total, completed=finished, errors="")
+        task = progress.add_task("batch", total=total, completed=finished, errors="")
 
     def on_row(row: dict[str, Any], final: bool) -> None:
+        nonlocal errors
         if row["status"] == "error" and final:
-            task["errors"] += 1
+            errors += 1
         if final:
             rate.done += 1
-            progress.update(task["id"], advance=1,
-                            errors=f"[red]{task['errors']} error(s)[/]" if task["errors"] else "")
+            assert task is not None  # run_job calls on_start before any row
+            progress.update(task, advance=1, errors=f"[red]{errors} error(s)[/]" if errors else "")
 
     try:
         outcome = run_job(resolved, executor=executor, workers=workers or os.cpu_count() or 1,

@@ -8,7 +8,7 @@ writes anything.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 from rich.markup import escape
@@ -17,6 +17,11 @@ from gcv.cli.failures import raise_if_environment
 
 from gcv.cli.output import EXIT_INVALID, EXIT_OK, console, emit_json, fail_usage
 from gcv.contract.environment import BASELINE_ENV
+
+if TYPE_CHECKING:  # the annotations only; the modules are imported lazily (start-up time)
+    from gcv.contract.loading import GcvInputError
+    from gcv.validation.diff import FieldChange
+    from gcv.validation.report import ValidationReport
 
 MAX_DIFF_ROWS = 500  # human output; --json has every change
 

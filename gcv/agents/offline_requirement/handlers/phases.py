@@ -30,7 +30,9 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
                 continue  # an id like "a" or "1" would match ordinary words and numbers
             pattern = rf"(?<![\w]){re.escape(token)}(?![\w])"
             position = ctx.baseline.phases.index(phase) + 1
-            text = sub_all(pattern, text, lambda m, n=position: ctx.add_phase(n, r, clause))
+            def named_phase(m: re.Match[str], n: int = position) -> None:
+                ctx.add_phase(n, r, clause)
+            text = sub_all(pattern, text, named_phase)
 
     def listed(m: re.Match[str]) -> None:
         body = m.group(1)
@@ -118,8 +120,8 @@ def resolve(ctx: Context, r: Reading) -> None:
     elif r.whole_fight or ctx.count == 1:
         r.phase_ids = list(ids)
     # two clauses that each name different phases and each ask for a change cannot share one goal
-    named = [c for c in r.clauses if c.phases and c.signals]
-    if len({tuple(sorted(c.phases)) for c in named}) > 1 and len({tuple(c.signals) for c in named}) > 1:
+    changing = [c for c in r.clauses if c.phases and c.signals]
+    if len({tuple(sorted(c.phases)) for c in changing}) > 1 and len({tuple(c.signals) for c in changing}) > 1:
         r.ask("The request asks for different changes in different phases; GCV verifies one change at a "
               "time. Submit each phase's change as its own request (e.g. first 'make phase 2 denser').")
 

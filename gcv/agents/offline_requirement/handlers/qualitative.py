@@ -5,6 +5,7 @@ the request ("a bit slower, about 10%") becomes its size (reader.py)."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from gcv.agents.offline_requirement.phrases import FIRE_RATE_DOWN, FIRE_RATE_UP, QUALITATIVE_DOWN, QUALITATIVE_UP
@@ -46,7 +47,9 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
          "bullet_speed", "scale", QUALITATIVE_DOWN),
     ]
     for pattern, name, op, value in table:
-        text = sub_all(pattern, text, lambda m, n=name, o=op, v=value: ctx.edit(r, clause, n, o, v, m.group(), True))
+        def edit(m: re.Match[str], n: str = name, o: str = op, v: Fraction = value) -> None:
+            ctx.edit(r, clause, n, o, v, m.group(), True)
+        text = sub_all(pattern, text, edit)
     return text
 
 

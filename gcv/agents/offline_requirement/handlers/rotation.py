@@ -20,7 +20,11 @@ def read_bidirectional(ctx: Context, text: str, r: Reading, clause: Clause) -> s
         clause.signals.append(f"bidirectional:{value}")
         r.note(f"bidirectional: {str(value).lower()} ('{said.strip()}')")
     text = sub_all(BIDIR_OFF, text, lambda m: set_bidir(False, m.group()))
-    text = re.sub(BIDIR_SPIRAL, lambda m: (set_bidir(True, m.group()), " spiral ")[1], text)
+
+    def to_spiral(m: re.Match[str]) -> str:  # "a bidirectional spiral": read, then the word stays
+        set_bidir(True, m.group())
+        return " spiral "
+    text = re.sub(BIDIR_SPIRAL, to_spiral, text)
     return sub_all(BIDIR_ON, text, lambda m: set_bidir(True, m.group()))
 
 

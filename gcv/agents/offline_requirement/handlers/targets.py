@@ -57,7 +57,7 @@ def _judge(ctx: Context, r: Reading, clause: Clause, name: str, value: Fraction,
             allowed=f"{sign} {fmt(target)} (the baseline's target; hard limit {fmt(limit)})",
             message=f"'{said.strip()}' would loosen {name} past the baseline's hard limit {fmt(limit)}; limits "
                     "never change and a target is never looser than its limit. A request may tighten it "
-                    f"(e.g. {'at least ' + fmt(target + 5) + ' FPS' if way > 0 else 'at most ' + fmt(max(target - 1, 0))})."))
+                    f"(e.g. {'at least ' + fmt(target + 5) + ' FPS' if way > 0 else 'at most ' + fmt(max(target - 1, Fraction(0)))})."))
         return
     record(r, clause, name, value, said)
 
@@ -98,7 +98,9 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
                 record(r, clause, name, value, m.group())
         text = sub_all(pattern, text, allow)
     for pattern, name in CONSTRAINTS:
-        text = sub_all(pattern, text, lambda m, name=name: record(r, clause, name, num(m.group(1)), m.group()))
+        def stated(m: re.Match[str], name: str = name) -> None:
+            record(r, clause, name, num(m.group(1)), m.group())
+        text = sub_all(pattern, text, stated)
     text = sub_all(ZERO_HITS, text, lambda m: record(r, clause, "max_player_hits", Fraction(0), m.group()))
     text = read_composed(text, r, clause)
     return sub_all(DODGEABLE, text, lambda m: None if r.constraints.get(DODGE) else
