@@ -41,10 +41,11 @@ test: $(TEST_STAMP)
 	$(BIN)/mypy
 	$(BIN)/pytest
 
-# day-to-day subset: the type check, then no slow and no toolchain tests
+# day-to-day subset: the type check, then no slow and no toolchain tests, on every core
+# (pytest-xdist; the whole suite stays serial: its browser and server tests are timed)
 test-fast: $(TEST_STAMP)
 	$(BIN)/mypy
-	$(BIN)/pytest -m "not slow and not toolchain"
+	$(BIN)/pytest -m "not slow and not toolchain" -n auto
 
 bench: $(DEMO_STAMP)
 	$(BIN)/python benchmarks/bench_sim.py

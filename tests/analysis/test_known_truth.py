@@ -26,6 +26,7 @@ def _hits(doc: dict, runs: list[list[int]]) -> int:
     return Simulation(program, {"kind": "inputs", "trace": trace}).run(seed=1).telemetry["player_hits"]
 
 
+@pytest.mark.slow  # a full search each: ~7 s (make test runs them; make test-fast stays under a minute)
 @pytest.mark.parametrize("radius", [2, 1.5])
 def test_a_gap_as_wide_as_the_hit_radius_is_fair(radius: float) -> None:
     doc = edge_gap(hit_radius=radius, start_x=-1 if radius == 2 else 0.2)
@@ -39,6 +40,7 @@ def test_a_gap_as_wide_as_the_hit_radius_is_fair(radius: float) -> None:
     assert report.effort.work_units <= DEFAULT_BUDGET_WORK and report.effort.stopped_by == "complete"
 
 
+@pytest.mark.slow
 def test_a_sparse_fight_standing_still_survives_is_fair_by_standing_still() -> None:
     doc = edge_gap(start_x=1)  # already in the lane
     report = analyze(doc, seed=1)
@@ -62,6 +64,7 @@ def test_solid_ring_walls_are_unfair_within_the_default_budget(wall: dict) -> No
         assert _hits(wall, runs) > 0
 
 
+@pytest.mark.slow
 def test_a_phase_inside_the_opening_spread_does_not_report_tick_0_at_0() -> None:
     """edge_gap's one phase (600 ticks) ends before the bound could spread over the arena: its
     minimum used to be tick 0 at 0.0% (only the start cell is reachable at tick 0)."""
