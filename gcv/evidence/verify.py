@@ -375,6 +375,8 @@ class _Consistency:
             except IllegalTransition as exc:
                 problems.append(f"event {e.seq}: {exc}")
             current = dst
+            if data.answer is not None:  # an answer takes the workflow out of needs_clarification: no reason left
+                reason = None
             if data.terminal_reason is not None:
                 reason = data.terminal_reason
             n = data.round

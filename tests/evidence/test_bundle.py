@@ -321,6 +321,21 @@ def test_bundles_of_other_outcomes_verify_with_replay(tmp_path: Path, request_te
     assert report.ok, (report.first_failure, report.failed())
 
 
+def test_an_answered_clarification_bundles_and_verifies_with_replay(tmp_path: Path, no_keys) -> None:
+    """The answer clears the terminal reason the clarification set: verify follows the log the
+    same way (before: export refused, "the event log's terminal reason is
+    'requirement_needs_clarification', the state says None")."""
+    from gcv.workflow.loop import WorkflowLoop
+
+    ws, wf_id = run_workflow(tmp_path / "ws", "make it harder")
+    engine = WorkflowLoop(ws)
+    assert engine.load(wf_id)[1].status == "needs_clarification"
+    engine.answer(wf_id, text="phase 2", actor="designer")
+    assert engine.advance(wf_id).status == "awaiting_authorization"
+    report = verify_bundle(export_bundle(ws, wf_id, tmp_path / "e.zip"), replay=True)
+    assert (report.status, report.ok) == ("awaiting_authorization", True), (report.first_failure, report.failed())
+
+
 def test_an_agent_failure_is_a_verifiable_outcome(tmp_path: Path, no_keys) -> None:
     from gcv.workflow.state import Settings
 
