@@ -70,12 +70,64 @@ def test_a_class_of_phrasing_reaches_the_field(text: str, phase: str, field: str
     assert getattr(_pattern(text, phase), field) == value
 
 
+@pytest.mark.parametrize("text, phase, field, value", [
+    # a factor or an amount next to its number, never the new value (these were wrong accepts:
+    # "times 1.5" set the speed to 1.5, "one second longer" the lifetime to 1)
+    ("phase 3 speed multiplied by 1.25", "phase_3", "bullet_speed", 5),
+    ("the ring: bullet speed times 2", "phase_1", "bullet_speed", 6),
+    ("raise phase 1's speed by half a point", "phase_1", "bullet_speed", 3.5),
+    ("phase 3 bullets should last two seconds longer", "phase_3", "bullet_lifetime_seconds", 7),
+    ("phase 2 bullets should expire 1 s sooner", "phase_2", "bullet_lifetime_seconds", 4.2),
+    ("the spiral's bullets move at three quarters of their usual speed", "phase_2", "bullet_speed", 2.7),
+    ("第一阶段子弹速度增加一倍", "phase_1", "bullet_speed", 6),
+    ("第三阶段子弹速度降低一半", "phase_3", "bullet_speed", 2),
+    ("第一阶段弹速提升一半", "phase_1", "bullet_speed", 4.5),
+    ("第二阶段射速提高一倍", "phase_2", "wave_interval_ms", 350),
+    # a verb that names its field: "slow X to N", "speed X up to N"
+    ("slow phase 3 down to 3.1", "phase_3", "bullet_speed", 3.1),
+    ("speed the petals up to 4.6", "phase_3", "bullet_speed", 4.6),
+    # a pattern name heading a clause, or named as "the X phase" after a verb of wanting
+    ("ring: 18 bullets per wave", "phase_1", "bullets_per_wave", 18),
+    ("petal: every 0.7 s", "phase_3", "wave_interval_ms", 700),
+    ("we want the ring phase to fire every 1.5 s", "phase_1", "wave_interval_ms", 1500),
+    ("phase 2 needs 13 bullets per wave instead of what it has now", "phase_2", "bullets_per_wave", 13),
+    # stopping a rotation is a rotation of 0
+    ("stop the petals spinning", "phase_3", "rotation_per_wave_deg", 0),
+    ("phase 2 with no rotation", "phase_2", "rotation_per_wave_deg", 0),
+    ("第二阶段别转了", "phase_2", "rotation_per_wave_deg", 0),
+    # jargon: BPW, P1; 存在时间 is the lifetime; one slip in "slow"
+    ("P3 BPW 9", "phase_3", "bullets_per_wave", 9),
+    ("第一阶段子弹存在时间 4 秒", "phase_1", "bullet_lifetime_seconds", 4),
+])
+def test_a_number_binds_to_the_slot_its_words_give_it(text: str, phase: str, field: str, value: float) -> None:
+    assert getattr(_pattern(text, phase), field) == value
+
+
+def test_a_spoken_target_inside_a_change_is_read() -> None:
+    d = decide("phase 2 denser, and the low fps remains above 57", BASE)
+    assert d.decision == "accepted", (d.decision, d.rationale)
+    assert d.candidate is not None and d.candidate.targets.min_low_fps == 57
+
+
+def test_a_rotation_negated_with_a_direction_is_not_a_stop() -> None:
+    # "don't spin it faster" keeps its own rule (no faster rotation), never a rotation of 0
+    assert decide("phase 3: do not rotate faster", BASE).decision != "accepted" or \
+        _pattern("phase 3: do not rotate faster", "phase_3").rotation_per_wave_deg != 0
+
+
 @pytest.mark.parametrize("text, phase, way", [
     ("please go easy on phase 1", "phase_1", "down"),
     ("calm phase 3 down", "phase_3", "down"),
     ("第一阶段手下留情一点", "phase_1", "down"),
     ("crank phase 3 up a notch", "phase_3", "up"),
     ("第三阶段加点难度", "phase_3", "up"),
+    # a complaint is the ask; 放点水 / 难度加大 in either order
+    ("honestly phase 1 feels way too hard", "phase_1", "down"),
+    ("the petal phase is too easy now", "phase_3", "up"),
+    ("phase 3 is punishing, calm it down", "phase_3", "down"),
+    ("第二阶段放一点水", "phase_2", "down"),
+    ("第三阶段难度提高一些", "phase_3", "up"),
+    ("第一阶段太简单了", "phase_1", "up"),
 ])
 def test_easing_and_intensifying_words_are_pressure(text: str, phase: str, way: str) -> None:
     from gcv.agents.request_eval import bullets_per_second
@@ -89,6 +141,10 @@ def test_easing_and_intensifying_words_are_pressure(text: str, phase: str, way: 
     ("phase 3 waves closer together", "phase_3", "wave_interval_ms", "down"),
     ("phase 2 bullets snappier", "phase_2", "bullet_speed", "up"),
     ("phase 2 not faster, slower", "phase_2", "bullet_speed", "down"),
+    ("phase 3 mustn't get any slower, make it faster", "phase_3", "bullet_speed", "up"),
+    ("slwo the petals", "phase_3", "bullet_speed", "down"),  # one slip from "slow"
+    ("phase 1 bullets slowr", "phase_1", "bullet_speed", "down"),  # "slower", not "slow": the last letter
+
     ("phase 3 twist slower", "phase_3", "rotation_per_wave_deg", "down"),
 ])
 def test_colloquial_and_negated_words_go_the_right_way(text: str, phase: str, field: str, way: str) -> None:
@@ -126,6 +182,10 @@ def test_the_two_sides_of_a_contradiction_are_choices_and_each_one_decides() -> 
     ("保持原封不动就行", "no_change"),
     ("will it snow tomorrow?", "out_of_scope"),
     ("午饭吃什么好", "out_of_scope"),
+    ("find me a cheap hotel", "out_of_scope"),
+    ("帮我买张火车票", "out_of_scope"),
+    ("leave the spiral alone.", "no_change"),
+
     ("let the player move 30% faster", "blocked"),
 ])
 def test_no_op_off_topic_and_out_of_scope_phrasings(text: str, decision: str) -> None:

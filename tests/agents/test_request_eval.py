@@ -240,3 +240,16 @@ def test_the_offline_reader_on_issue_27s_held_out_part() -> None:
     assert result.overall.accuracy >= 0.90, [(m.id, m.reason) for m in result.misses]
     assert result.wrong_accepts <= 0.01 * len(part), [(m.id, m.reason) for m in result.misses if m.got == "accepted"]
     assert result.with_one_answer is not None and result.with_one_answer.accuracy >= 0.98
+
+
+@pytest.mark.slow
+def test_the_offline_reader_on_the_third_held_out_part() -> None:
+    """heldout3.jsonl, written after the reader's issue 27 work: 78.8 % at first pass and 5 wrong
+    accepts before the classes it showed were fixed (docs/requirements-agent.md). The bar holds
+    the classes fixed since: at least 90 % at first pass, no wrong accept, 95 % with one answer."""
+    part = [r for r in load_set(SET_DIR) if r.split == "heldout3"]
+    assert len(part) >= 100
+    result = score(part, ProviderRunner(OfflineRequirementProvider()), BASE, provider="offline")
+    assert result.overall.accuracy >= 0.90, [(m.id, m.reason) for m in result.misses]
+    assert result.wrong_accepts == 0, [(m.id, m.reason) for m in result.misses if m.got == "accepted"]
+    assert result.with_one_answer is not None and result.with_one_answer.accuracy >= 0.95

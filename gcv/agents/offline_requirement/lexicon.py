@@ -83,6 +83,13 @@ def _numbers(t: str) -> str:
     t = re.sub(r"\b(\d+)\s*/\s*([1-9]\d*)\b(?=\s+(?:more|fewer|less|slower|faster|longer|shorter|higher|lower)\b)",
                lambda m: _pct(Fraction(int(m.group(1)), int(m.group(2)))), t)
     t = re.sub(r"\b(\d+)\s*/\s*([1-9]\d*)\b", lambda m: _dec(Fraction(int(m.group(1)), int(m.group(2)))), t)
+    # "half a unit", "half a point": the amount 0.5 ("lower the speed by half a unit")
+    t = re.sub(r"\bhalf\s+(?:a|an|of\s+a|one)\s+(?:unit|point)\b", "0.5", t)
+    # "two thirds of their current speed": the share belongs to the field named after it, not
+    # to the noun before it ("the ring's bullets fly at ...")
+    t = re.sub(rf"\b({_WORD_NUM})[- ]({'|'.join(_FRACTION_WORDS)})s?\s+of\s+(?:its|the|their)?\s*(?:current\s+|present\s+|"
+               r"original\s+|usual\s+)?(bullet\s+speed|speed|interval|lifetime|rotation)\b",
+               lambda m: f" {m.group(3)} x{_dec(_SMALL[m.group(1)] * _FRACTION_WORDS[m.group(2)])} ", t)
     # "two-thirds as fast", "three quarters of its speed": a share of the value
     t = re.sub(rf"\b({_WORD_NUM})[- ]({'|'.join(_FRACTION_WORDS)})s?\s+as\s+(?:fast|quick(?:ly)?|speedy)\b",
                lambda m: f" speed to {_pct(_SMALL[m.group(1)] * _FRACTION_WORDS[m.group(2)])} ", t)
@@ -95,6 +102,8 @@ def _numbers(t: str) -> str:
     t = re.sub(rf"\bby\s+(?:a|one)\s+({'|'.join(_FRACTION_WORDS)})\b",
                lambda m: "by " + _pct(_FRACTION_WORDS[m.group(1)]), t)
     t = re.sub(r"(\d+(?:\.\d+)?)\s*times\s+the\b", r"x\1 the", t)  # "1.5 times the bullets"
+    # "speed times 1.5", "multiplied by 2": a factor, never the new value
+    t = re.sub(r"\b(?:times|multiplied\s+by)\s+(\d+(?:\.\d+)?)\b(?!\s*(?:as|more|less|faster|slower|%))", r" x\1 ", t)
     # Chinese: 四秒半 -> 4.5秒, 三分之二 -> 66.67%, 原来的三分之二 -> 66.67%
     t = re.sub(r"([一二两三四五六七八九十\d]+)秒半", lambda m: f"{_cn_small(m.group(1))}.5秒", t)
     t = _CN_FRACTION.sub(lambda m: _pct(Fraction(_cn_small(m.group(2)), _cn_small(m.group(1)))), t)
@@ -147,6 +156,22 @@ WORDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"(?:间)?隔(?:得)?(?:短|近)(?:一点|一些|点)", "间隔更短"),
     (r"飞(?:得)?快(?:一点|一些|点)?", "更快"),
     (r"飞(?:得)?慢(?:一点|一些|点)?", "更慢"),
+    # "live one second longer": an amount of lifetime added, not the new lifetime
+    (r"\b(?:live|last|survive|stay|linger|hang\s+around|stick\s+around)\s+(\d+(?:\.\d+)?)\s*(seconds?|secs?|s)\s+longer\b",
+     r" lifetime increase by \1 s "),
+    (r"\b(?:die|vanish|disappear|despawn|expire|fade)\s+(\d+(?:\.\d+)?)\s*(seconds?|secs?|s)\s+(?:sooner|earlier)\b",
+     r" lifetime reduce by \1 s "),
+    # "slow the ring to 2.5", "speed the spiral up to 4": the verb names the field its number sets
+    (r"\b(?:slow(?:\s+down)?|speed\s+up)\s+((?:[^\s,.;]+\s+){0,4}?)(?:down\s+|up\s+)?to\s+(\d+(?:\.\d+)?)(?![\d.])"
+     r"(?!\s*(?:%|ms\b|s\b|secs?\b|seconds?\b|degrees?\b|deg\b|bullets?\b))", r" \1 bullet speed \2 "),
+    (r"\b(?:slow|speed)\s+((?:[^\s,.;]+\s+){1,4}?)(?:down|up)\s+to\s+(\d+(?:\.\d+)?)(?![\d.])"
+     r"(?!\s*(?:%|ms\b|s\b|secs?\b|seconds?\b|degrees?\b|deg\b|bullets?\b))", r" \1 bullet speed \2 "),
+    # "instead of what it does now": the current value, not an old pattern
+    (r"\binstead\s+of\s+(?:what\s+(?:it|they)\s+(?:does|do|has|have|is|are)\s+(?:now|currently|today)|"
+     r"the\s+current\s+(?:one|value|amount|number))\b", " "),
+    # jargon of one field or one phase: "BPW", "P2"
+    (r"\bbpw\b", "bullets per wave"),
+    (r"\bp\s?([1-9])\b(?!\s*(?:%|ms|s\b))", r"phase \1"),
     # rotation verbs: the rotation, never the bullet speed
     (r"\b(?:twist|spin|whirl|swirl|turn|rotat)\w*\s+(?:a\s+bit\s+|a\s+little\s+|way\s+)?(faster|slower|quicker|more|less)\b",
      r"rotate \1"),
@@ -160,17 +185,28 @@ WORDS: list[tuple[str, str | Callable[[re.Match[str]], str]]] = [
     (r"旋转速度|转速", "旋转"),
     (r"反着转|倒着转|转反方向|反过来转|旋转方向反过来|反方向转", "反向旋转"),
     (r"转(?:得)?慢(?:一点|一些|点)", "转得更慢"),
+    # "stop the spiral from rotating", "no rotation", "不要旋转": a rotation of 0 degrees a wave
+    (r"\bstop\s+((?:[^\s,.;]+\s+){0,4}?)(?:from\s+)?(?:rotating|spinning|turning|twisting)\b", r" \1 rotate 0 degrees per wave "),
+    (r"\b(?:no|without(?:\s+any)?)\s+(?:more\s+)?(?:rotation|spin(?:ning)?)\b", " rotate 0 degrees per wave "),
+    (r"\b(?:don'?t|do\s+not|never)\s+(?:rotate|spin)(?:\s+(?:it|them))?(?=\s*(?:$|[,.;!]|and\b|anymore\b|at\s+all\b))",
+     " rotate 0 degrees per wave "),
+    (r"(?:不要|别|不再|停止|不用|不)\s*(?:再)?(?:旋转|转动|转圈|转)(?:了)?(?!得|速度|方向|更|快|慢|的|\d)", " 每波旋转0度 "),
     (r"转(?:得)?快(?:一点|一些|点)", "转得更快"),
     # easing and intensifying: the pressure words
     (r"\bgo\s+easy\s+on\b|\bgo\s+easier\s+on\b|\bease\s+(?:up|off)(?:\s+on)?\b|\blet\s+up\b|"
      r"\bchill\s+out\b|\bback\s+off(?:\s+on)?\b|\bless\s+brutal\b|\bless\s+punishing\b|"
      r"\bmore\s+forgiving\b|\bforgiving\b|\bnerf\b", " easier "),
+    # a complaint is the ask: "phase 2 is brutal", "feels too hard" -> easier; "way too easy" -> harder
+    (r"\b(?:is|are|feels?|seems?|gets?)\s+(?:way\s+|far\s+|much\s+|a\s+bit\s+|kind\s+of\s+|so\s+|really\s+|just\s+)?"
+     r"(?:too\s+(?:hard|difficult|tough|much|brutal|punishing|dense|crowded)|brutal|punishing|overwhelming|unfair)\b", " easier "),
+    (r"\b(?:is|are|feels?|seems?|gets?)\s+(?:way\s+|far\s+|much\s+|a\s+bit\s+|kind\s+of\s+|so\s+|really\s+|just\s+)?"
+     r"too\s+(?:easy|tame|boring|sparse)\b", " harder "),
     (r"\bturn\s+up\s+the\s+heat\b|\bmore\s+brutal\b|\bmore\s+punishing\b|\bbuff\b|\bmake\s+it\s+hurt\b|"
      r"\bmore\s+aggressive\b|\bspicier\b", " harder "),
-    (r"放水|温柔|手下留情|别那么难|不要那么难|没那么难|收敛|放松|轻松(?:一点|一些|点)|简单点|降降难度|太难了", " 更简单 "),
-    (r"再狠|狠一点|狠一些|加点难度|加大难度|更狠|更凶|凶一点|凶一些|刺激一点|更刺激", " 更难 "),
+    (r"放(?:点|一点|些|一些)?水|难度(?:降低|减小|下调|降|低一?[点些]|小一?[点些])|太(?:难|狠|凶)了?(?!\S*更)|温柔|手下留情|别那么难|不要那么难|没那么难|收敛|放松|轻松(?:一点|一些|点)|简单点|降降难度|太难了", " 更简单 "),
+    (r"难度(?:加大|提高|提升|增加|大一?[点些]|高一?[点些])|太(?:简单|容易|无聊)了?|再狠|狠一点|狠一些|加点难度|加大难度|更狠|更凶|凶一点|凶一些|刺激一点|更刺激", " 更难 "),
     # no-op phrasings
-    (r"\blooks\s+good\b|\bship\s+it\b|\blgtm\b|\bfine\s+as\s+(?:is|it\s+is)\b|\bgood\s+as\s+is\b|"
+    (r"\bleave\s+(?:[^\s,.;]+\s+){0,3}?(?:alone|be|as\s+(?:it\s+)?is)\b(?=\s*(?:$|[.!]))|\blooks\s+good\b|\bship\s+it\b|\blgtm\b|\bfine\s+as\s+(?:is|it\s+is)\b|\bgood\s+as\s+is\b|"
      r"\bleave\s+it\b|\bleave\s+it\s+be\b|\ball\s+good\b", " keep everything as is "),
     (r"原封不动|这样挺好|这样就好|这样就行|挺好的?|就这样吧?|目前这样", " 保持不变 "),
 ]
@@ -184,6 +220,10 @@ PHRASAL: list[tuple[str, str, str]] = [
 # amounts taken off or added: the sign and the amount, in the form counts.read reads ("-200 ms")
 _AMOUNT_UNITS = (r"ms|milliseconds?|seconds?|secs?|s|degrees?|deg|bullets?|shots?|layers?|毫秒|秒|发|颗|枚|层|度")
 AMOUNTS: list[tuple[str, str]] = [
+    # "提高一倍" doubles (one more of it, not "x1"); "提高一半" is half again, "降低一半" halves
+    (r"(?:提高|增加|提升|增大|加大|加快|多)了?(?:一|1)倍", " x2 "),
+    (r"(?:提高|增加|提升|增大|加大|加快)了?(?:一|1)半", " 增加 50% "),
+    (r"(?:降低|减少|减慢|减小|降|减|少)了?(?:一|1)半", " 减少 50% "),
     (rf"\b(?:cut|shave|knock|trim|take|chop|lop|strip|remove|subtract|drop)\s+(?:an?\s+)?(?:extra\s+)?"
      rf"(\d+(?:\.\d+)?)\s*(?:({_AMOUNT_UNITS})\b(?:\s+(?:off|from|out\s+of|away)\b)?|()(?=\s+(?:off|from)\b)\s+(?:off|from)\b)",
      r" reduce by \1 \2 "),
@@ -228,6 +268,9 @@ def _rates(t: str) -> str:
                lambda m: " 间隔 x" + _dec(Fraction(1) / Fraction(m.group(1))) + " ", t)
     t = re.sub(r"(?:发射频率|射速|射击频率)(?:提高到|变成|变为)?(?:原来的)?(?:两|2)倍", " 间隔 x0.5 ", t)
     t = re.sub(r"(?:发射频率|射速|射击频率)(?:减半|降低一半|降一半)", " 间隔 x2 ", t)
+    # "提高一倍" is twice the rate (one more of it), "提高一半" one and a half times
+    t = re.sub(r"(?:发射频率|射速|射击频率|开火频率)(?:提高|增加|提升|加快)了?(?:一|1)倍", " 间隔 x0.5 ", t)
+    t = re.sub(r"(?:发射频率|射速|射击频率|开火频率)(?:提高|增加|提升|加快)了?(?:一|1)半", " 间隔 x0.666667 ", t)
     return t
 
 
@@ -284,6 +327,9 @@ def canonical(t: str) -> str:
     # negated directions are not asks: "not slower", "不要更多子弹" (pressure words have their own rule)
     t = re.sub(r"\b(?:not|never|no)\s+(?:any\s+)?(?!longer\s+(?:be|a|an|the|use|need|want|have|has|as)\b)(?:more|fewer|less|faster|slower|longer|shorter|bigger|smaller|wider|"
                r"narrower|quicker)\b(?!\s+than)(?:\s+bullets?)?", " ", t)
+    t = re.sub(r"\b(?:shouldn'?t|should\s+not|mustn'?t|must\s+not|needn'?t|isn'?t|aren'?t|won'?t|doesn'?t\s+need\s+to)\s+"
+               r"(?:be|get|go|become|feel)\s+(?:any\s+)?(?:more|fewer|less|faster|slower|longer|shorter|bigger|smaller|wider|"
+               r"narrower|quicker|denser|sparser|harder|easier)\b(?!\s+than)", " ", t)
     t = re.sub(r"\b(?:don'?t|do\s+not|never)\s+make\s+(?:it\s+|them\s+)?(?:\S+\s+){0,3}?(?:faster|slower|longer|shorter|"
                r"bigger|smaller|wider|narrower)\b", lambda m: " " + re.sub(r"\b(?:don'?t|do\s+not|never|make|it|them|faster|"
                r"slower|longer|shorter|bigger|smaller|wider|narrower)\b", " ", m.group()) + " ", t)

@@ -52,7 +52,7 @@ FIELD_WORDS: dict[str, str] = {
                          r"between\s+waves|发射间隔|间隔|射速|发射频率|频率"),
     "bullet_speed": r"bullet\s+speed|\bspeed\b|\bvelocity\b|子弹速度|弹速|飞行速度|速度",
     "bullet_lifetime_seconds": (r"life\s*time|life\s*span|bullet\s+life\b|\blive\b|\blast\b|"
-                                r"寿命|存活时间|生存时间|持续时间|生命周期|存活(?!子弹)"),
+                                r"寿命|存活时间|生存时间|持续时间|存在时间|生命周期|存活(?!子弹)"),
     "rotation_per_wave_deg": r"\brotat\w*|\bturn\w*|\bspin\w*|\btwist\w*|旋转|转速|转角|转",
     "spread_angle_deg": (r"\bspread\b|\barc\b|\bangle\b|\bwide\b|\bwidth\b|\bcone\b|扩散角?|扇角|张角|散布角|"
                          r"角度|夹角|展开角"),
@@ -111,6 +111,8 @@ OFF_TOPIC: dict[str, str] = {
                        r"\bstock\s+market\b|足球|篮球|比赛结果|新闻|股票",
     "writing": (r"\bpoems?\b|\bpoetry\b|\bhaiku\b|\bstory\b|\blore\b|\bdialogue\b|\bjokes?\b|\bessay\b|"
                 r"\btranslat\w*\b|\brecipes?\b|\bemails?\b|写诗|一首诗|首.{0,8}诗|诗|故事|剧情|对话|翻译|笑话|菜谱|作文"),
+    "travel and errands": (r"\bflights?\b|\bplane\s+tickets?\b|\bhotels?\b|\btrain\s+tickets?\b|\bbook\s+a\s+(?:table|taxi|cab)\b|"
+                           r"\bvacation\b|\bholiday\b|机票|酒店|火车票|高铁票|订票|旅游|旅行|打车|快递"),
     "other game systems": (r"\bsave\s*(?:game|file)s?\b|\bleaderboards?\b|\bachievements?\b|\bmultiplayer\b|"
                            r"\bnetwork\w*\b|\blogin\b|\bsubtitles?\b|\blocali[sz]ation\b|\bcontrollers?\b|"
                            r"\bkey\s*bindings?\b|\bvibration\b|\bcredits?(?:\s+screen)?\b|\btitle\s+screen\b|\btutorial\b|\bshop\b|\bstore\b|\bloot\b|制作人员|片尾|教程|商店|存档|排行榜|成就|联机|登录|字幕|手柄|按键"),
@@ -397,10 +399,15 @@ VOCABULARY = (
     "counterclockwise anticlockwise reverse rotate rotation denser sparser faster slower harder easier quicker tougher "
     "bullets bullet speed interval lifetime layers spread angle degrees seconds waves pressure intense double "
     "triple halve reduce increase decrease should every overall whole fewer please change everything nothing often "
-    "shoot lower higher"
+    "shoot lower higher slow fast"
 ).split()
 # words that are right as written although they are one slip from a VOCABULARY word
 KNOWN_WORDS = set(
+    # one slip from "slow" or "fast": everyday words, never read as either
+    "flow show glow blow slot snow slew plow stow slop slob sloe blow low last east vast mast past cast fact fat "
+    "fist feast fasts lost "
+    # contractions split at the apostrophe: "shouldn't" is never "should't"
+    "shouldn couldn wouldn didn doesn isn aren wasn weren mustn needn hasn haven "
     "a an and are as at be but by can do for from had has have he her his i if in is it its me my no not of on or "
     "our she so than that them then they this to too up us was we were what when which who why will with you your "
     "second secondly state stags stave stake stale stare stager speeds spend steed spied sped metal metals pedal "

@@ -4,8 +4,9 @@
 when it is not a word the reader (or everyday English, ``KNOWN_WORDS``) knows, is at least
 four letters long, and is exactly one edit (insert, delete, substitute, or swap two
 neighbours: the optimal string alignment distance) from one ``VOCABULARY`` word, or two
-edits from one when both are nine letters or more. An ambiguous word (as close to two
-vocabulary words) is left alone: no guess.
+edits from one when both are nine letters or more. A word as close to two vocabulary words is
+read as the one that keeps its first and last letters when exactly one does ("slowr" is
+"slower", not "slow"); otherwise it is left alone: no guess.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ def correct_word(word: str) -> str:
             best, best_distance = [candidate], d
         elif d == best_distance and candidate not in best:
             best.append(candidate)
+    if len(best) > 1:  # a slip seldom changes the first and last letters: "slowr" is "slower", not "slow"
+        same_ends = [c for c in best if c[0] == word[0] and c[-1] == word[-1]]
+        best = same_ends if len(same_ends) == 1 else best
     return best[0] if len(best) == 1 else word
 
 

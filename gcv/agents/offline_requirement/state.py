@@ -193,6 +193,8 @@ def is_reference(before: str, after: str) -> bool:
                      # "add 3 degrees ... to the spiral": the phase that gets the amount
                      or re.search(r"\b(?:add|apply|give)\b[^.;,]*\bto\s+the\s+(?:[\w-]+\s+)?$", before) is not None))
     return (definite or re.search(r"把\s*(?:那个|这个)?\s*$", before) is not None
+            # "spiral: one wave every 0.5 s": a name before a colon heads what follows
+            or re.match(r"\s*[:：]", after) is not None
             or re.match(r"\s*(?:phase|stage|rotation|rotate|spin|bullets?|speed|interval|lifetime|layers?|spread|"
                         r"waves?|bit|part|section|one|pattern)\b|"
                         r"\s*(?:的)?(?:阶段|子弹|弹速|速度|间隔|旋转|转速|那段|那关|那个|那一段|部分|弹幕)", after) is not None)

@@ -18,6 +18,8 @@ from gcv.agents.offline_requirement.state import Clause, Context, Reading, has, 
 
 def _role(text: str, start: int, end: int) -> str:
     before, after = text[max(0, start - 40):start], text[end:end + 24]
+    if re.search(r"\bthe\s+$", before) and re.match(r"\s*(?:phase|stage)\b", after):
+        return "?"  # "I'd like the spiral phase to ...": the phase that is a spiral, whatever verb comes before
     old = re.search(SWITCH_OLD_BEFORE, before) is not None or re.match(SWITCH_OLD_AFTER, after) is not None
     new = re.search(SWITCH_NEW_BEFORE, before) is not None or re.match(SWITCH_NEW_AFTER, after) is not None
     if old and not new:

@@ -121,7 +121,7 @@ FIGURES = {
 }
 BOUND = (r"\bat\s+most\b|\bno\s+more\s+than\b|\bmax(?:imum)?\b|\bor\s+(?:fewer|less|lower|under|below|more|higher|above)\b|"
          r"\bunder\b|\bbelow\b|\bat\s+least\b|\bminimum\b|\bmin\b|\bfloor\b|\bcap(?:ped)?\b|\bkeep\b|\bhold(?:ing)?\b|"
-         r"\bstay\b|\btops\b|<=|≤|>=|≥|最多|至多|不超过|不超過|别超过|不能超过|以内|以下|以上|不低于|别低于|不能低于|"
+         r"\bstay(?:s|ing)?\b|\bremains?\b|\babove\b|\bmake\s+sure\b|\bensure\b|\bnever\s+(?:drops?|falls?|dips?)\b|\btops\b|<=|≤|>=|≥|最多|至多|不超过|不超過|别超过|不能超过|以内|以下|以上|不低于|别低于|不能低于|"
          r"最低|至少|上限|下限|别掉到|掉到|保证|保持|收紧")
 _PATTERN_UNIT = r"^\s*(?:ms|s|secs?|seconds?|degrees?|°|layers?|%|per\s+wave|bullets?\s+(?:per|each|a)\s+wave|发|毫秒|秒|度|层|倍)"
 
