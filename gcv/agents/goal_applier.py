@@ -65,6 +65,7 @@ from pydantic import ValidationError
 from gcv.agents.base import BlockIssue
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig, Pattern
+from gcv.contract.patterns import NON_ROTATING_KINDS, PATTERNS, ROTATING_KINDS
 from gcv.contract.ranges import PATTERN_RANGES, TARGET_RANGES
 from gcv.sim.fixed import exact, round_half_away
 
@@ -73,9 +74,9 @@ DEFAULT_ROTATION_DEG = 15
 AIMED_FAN_MAX_SPREAD_DEG = 180
 AIMED_FAN_DEFAULT_SPREAD_DEG = 90
 RING_SPREAD_DEG = 360
-PETAL_MIN_LAYERS = 2
-ROTATING_TYPES = ("spiral", "petal")
-NON_ROTATING_TYPES = ("ring", "aimed_fan", "scatter")
+PETAL_MIN_LAYERS = PATTERNS["petal"].min_layers
+ROTATING_TYPES = ROTATING_KINDS
+NON_ROTATING_TYPES = NON_ROTATING_KINDS
 INTEGER_FIELDS = ("bullets_per_wave", "wave_interval_ms", "layer_count")
 DENSITY_FIELDS = ("bullets_per_wave", "wave_interval_ms")
 

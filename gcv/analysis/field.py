@@ -21,6 +21,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from gcv.contract.patterns import PATTERNS
 from gcv.sim.fixed import SplitMix64, iatan2
 from gcv.sim.schedule import Schedule, emission_schedule
 from gcv.sim.trig import COS_TABLE, SIN_TABLE
@@ -55,7 +56,7 @@ def wave_specs(program: dict[str, Any], seed: int, schedule: Schedule | None = N
         offsets, speeds, signs = slots[:, 0], slots[:, 1], slots[:, 2]
         for w, tick in enumerate(window.wave_ticks):
             base = offsets + w * ph["rotation_per_wave"] * signs
-            if ph["pattern"] == "scatter":
+            if PATTERNS[ph["pattern"]].draws:
                 span = ph["scatter_span"]
                 base = base + np.array([rng.below(span) for _ in range(offsets.size)], dtype=np.int64)
             specs.append(WaveSpec(len(specs), tick, window.index, w, base, speeds, bool(ph["aim"])))

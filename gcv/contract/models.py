@@ -17,12 +17,13 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field
 
 from gcv.contract.base import GcvModel
+from gcv.contract.patterns import PATTERN_NAMES, PatternKind
 from gcv.contract.types import DEC_CHECK, INT_COERCE, dec_field, int_field
 
 CONTRACT_ID = "gcv.bullet_hell/1"
 
-PatternType = Literal["ring", "spiral", "aimed_fan", "petal", "scatter"]
-PATTERN_TYPES: tuple[str, ...] = ("ring", "spiral", "aimed_fan", "petal", "scatter")
+PatternType = PatternKind  # the kinds and their properties: gcv.contract.patterns
+PATTERN_TYPES: tuple[str, ...] = PATTERN_NAMES
 
 
 class Strict(GcvModel):

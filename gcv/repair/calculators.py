@@ -62,6 +62,7 @@ from typing import Any
 
 from gcv.contract.goal import Goal
 from gcv.contract.models import BulletHellConfig, Pattern
+from gcv.contract.patterns import PATTERNS
 from gcv.contract.ranges import PATTERN_RANGES
 from gcv.evaluation.models import Check, Evaluation
 from gcv.contract.intents import (
@@ -258,7 +259,7 @@ def apply_repair(*, candidate: BulletHellConfig, intent: str, phase_id: str | No
         if pat.layer_count <= LAYERS_MIN:
             return _refuse(intent, phase_id, f"{phase_id} already has 1 layer (the contract's minimum)",
                            field=field, before=pat.layer_count)
-        if pat.type == "petal" and pat.layer_count == 2:
+        if pat.type == "petal" and pat.layer_count == PATTERNS["petal"].min_layers:
             return _refuse(intent, phase_id,
                            f"{phase_id} is a petal at 2 layers; a petal needs its second, faster "
                            "layer to read as petals", field=field, before=pat.layer_count)

@@ -20,6 +20,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from gcv.contract.patterns import PATTERNS
 from gcv.sim.fixed import ANGLE_MASK, SplitMix64, iatan2
 from gcv.sim.players import expand_trace, player_label
 from gcv.sim.schedule import phase_index_for
@@ -308,7 +309,7 @@ class Simulation:
         base = self.wave_index * ph["rotation_per_wave"] * signs + offsets
         if ph["aim"]:
             base = base + iatan2(self.py - by, self.px - bx)
-        if ph["pattern"] == "scatter":
+        if PATTERNS[ph["pattern"]].draws:
             span = ph["scatter_span"]
             draws = np.array([self.rng.below(span) for _ in range(n)], dtype=np.int64)
             base = base + draws

@@ -17,11 +17,11 @@ from gcv.contract.canonical import config_hash, content_hash
 from gcv.contract.models import BulletHellConfig, Pattern
 from gcv.sim import fixed
 from gcv.sim.fixed import ONE, TURN, deg_to_angle, exact, round_half_away
-from gcv.sim.program_model import PATTERN_NAMES
+from gcv.contract.patterns import PATTERNS, ROTATING_KINDS
 
 PROGRAM_ID = "gcv.sim_program/1"
-ROTATING = ("spiral", "petal")  # ring, aimed_fan and scatter ignore rotation_per_wave_deg
-PATTERN_CODES = {name: code for code, name in enumerate(PATTERN_NAMES)}  # ring 0 ... scatter 4
+ROTATING = ROTATING_KINDS  # the other kinds ignore rotation_per_wave_deg
+PATTERN_CODES = {name: spec.code for name, spec in PATTERNS.items()}  # ring 0 ... scatter 4
 
 # Frame-time model (microseconds): fixed cost + per alive bullet + per collision check.
 FRAME_MODEL = {"fixed_us": 9000, "per_bullet_us": 20, "per_check_us": 6}
@@ -63,6 +63,7 @@ def _slots_of(kind: str, n: int, layers: int, spread: Fraction, base_speed: Frac
 
     Cached: one ``gcv run`` compiles the same few patterns a couple of dozen times (each
     validation, run and frame), and a 512-slot pattern costs milliseconds in exact arithmetic."""
+    layout = PATTERNS[kind].slots
     step = spread / n
     directions = (1, -1) if bidirectional else (1,)
     slots: list[tuple[int, int, int]] = []
@@ -70,22 +71,22 @@ def _slots_of(kind: str, n: int, layers: int, spread: Fraction, base_speed: Frac
         for layer in range(layers):
             layer_offset = Fraction(layer * 180, n * layers)
             speed = base_speed
-            if kind == "petal":
+            if layout == "petal":
                 speed = base_speed * (1 + Fraction(16, 100) * layer)
             speed_q16 = round_half_away(speed * ONE / fixed.TICK_HZ)
             for i in range(n):
-                if kind in ("ring", "spiral", "petal"):
+                if layout in ("arc", "petal"):
                     deg = 270 - spread / 2 + step / 2 + layer_offset + i * step
                     if sign < 0:
                         deg += step / 2
                     offset = deg_to_angle(deg)
-                    if kind == "petal":
+                    if layout == "petal":
                         wobble_angle = round_half_away(Fraction(i * TURN, n))
                         offset += (deg_to_angle(12) * fixed.isin(wobble_angle)) >> 16
-                elif kind == "aimed_fan":
+                elif layout == "fan":
                     fan = spread * i / (n - 1) - spread / 2 if n > 1 else Fraction(0)
                     offset = deg_to_angle(fan + layer_offset)
-                else:  # scatter: offset is the left edge of the spread; a draw adds [0, span)
+                else:  # scatter layout: offset is the left edge of the spread; a draw adds [0, span)
                     offset = deg_to_angle(-spread / 2)
                 slots.append((offset, speed_q16, sign))
     return tuple(slots)
@@ -108,8 +109,8 @@ def compile_program(config: BulletHellConfig) -> dict[str, Any]:
             "wave_interval_ticks": max(1, fixed.ms_to_ticks(pat.wave_interval_ms)),
             "lifetime_ticks": max(1, fixed.seconds_to_ticks(pat.bullet_lifetime_seconds)),
             "rotation_per_wave": deg_to_angle(pat.rotation_per_wave_deg) if pat.type in ROTATING else 0,
-            "aim": pat.type in ("aimed_fan", "scatter"),
-            "scatter_span": deg_to_angle(pat.spread_angle_deg) if pat.type == "scatter" else 0,
+            "aim": PATTERNS[pat.type].aims,
+            "scatter_span": deg_to_angle(pat.spread_angle_deg) if PATTERNS[pat.type].draws else 0,
             "slots": _slots(pat),
         })
     bots = {}

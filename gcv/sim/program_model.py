@@ -33,6 +33,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from gcv.contract.base import GcvModel
+from gcv.contract.patterns import PATTERN_NAMES as _KIND_NAMES
+from gcv.contract.patterns import PatternKind
 
 COORD = 1 << 28
 SPEED = 1 << 20
@@ -86,7 +88,8 @@ PHASE_ID_PATTERN = r"^[a-z0-9_\-]+$"
 # The pattern names; a phase's pattern_code is its name's index here (the compiler writes both,
 # the cores read the names from this tuple, generated into their tables, and refuse a code that
 # contradicts the name: issue 25.13).
-PATTERN_NAMES: tuple[str, ...] = ("ring", "spiral", "aimed_fan", "petal", "scatter")
+# The names and codes are the registry's (gcv.contract.patterns).
+PATTERN_NAMES: tuple[str, ...] = _KIND_NAMES
 
 
 def pattern_code_message(code: int, pattern: str) -> str:
@@ -105,7 +108,7 @@ def duplicate_phase_id_message(phase_id: str, first: int, again: int) -> str:
 class ProgramPhase(_Strict):
     phase_id: str = Field(min_length=1, max_length=32, pattern=PHASE_ID_PATTERN)
     trigger_micro: int = Field(ge=1, le=1_000_000)
-    pattern: Literal["ring", "spiral", "aimed_fan", "petal", "scatter"]
+    pattern: PatternKind
     pattern_code: int = Field(ge=0, le=len(PATTERN_NAMES) - 1)
     bullets_per_wave: int = Field(ge=1, le=64)
     wave_interval_ticks: int = Field(ge=1, le=TICKS)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gcv.contract.models import BulletHellConfig
+from gcv.contract.patterns import PATTERN_NAMES, PATTERNS
 from gcv.sim.engine import Simulation
 from gcv.sim.fixed import QUARTER, iatan2
 from gcv.sim.players import player_label
@@ -104,7 +105,7 @@ def _cases() -> list[tuple[str, str, dict[str, Any], int, dict[str, Any]]]:
         {"kind": "bot", "skill": "average"})
     six = _base()
     six["phases"] = []
-    kinds = ["ring", "spiral", "aimed_fan", "petal", "scatter", "spiral"]
+    kinds = [*PATTERN_NAMES, "spiral"]  # every kind, then a second spiral
     for i, kind in enumerate(kinds):
         six["phases"].append({
             "phase_id": f"p{i + 1}", "title": f"Phase {i + 1}",
@@ -113,7 +114,7 @@ def _cases() -> list[tuple[str, str, dict[str, Any], int, dict[str, Any]]]:
                         "bullet_speed": 2.5 + 0.75 * i, "bullet_lifetime_seconds": 4 + 0.5 * i,
                         "rotation_per_wave_deg": -30 + 11 * i, "spread_angle_deg": 360 if kind != "aimed_fan" else 90,
                         "layer_count": 2 if kind == "petal" else 1 + i % 3,
-                        "bidirectional": kind in ("spiral", "petal")},
+                        "bidirectional": PATTERNS[kind].rotates},
         })
     add("six_phases", "every pattern type across six phases, expert bot", six, 12345,
         {"kind": "bot", "skill": "expert"})

@@ -55,12 +55,13 @@ from typing import Any
 
 from gcv.contract.loading import json_path
 from gcv.contract.models import BulletHellConfig
+from gcv.contract.patterns import PATTERNS, ROTATING_KINDS
 from gcv.sim.fixed import TICK_HZ, exact
 from gcv.sim.program import compile_program
 from gcv.sim.schedule import Schedule, emission_schedule
 from gcv.validation.report import LayerResult, ValidationIssue, layer_result
 
-ROTATING_TYPES = ("spiral", "petal")
+ROTATING_TYPES = ROTATING_KINDS
 MAX_PHASES = 6
 MAX_AIMED_FAN_SPREAD = 180
 MAX_SLOT_PAIRS_REPORTED = 20
@@ -126,7 +127,7 @@ def _phase_rules(cfg: BulletHellConfig) -> list[ValidationIssue]:
                 f"phase '{phase.phase_id}' is an aimed_fan spreading {_fmt(pat.spread_angle_deg)} "
                 f"degrees; an aimed fan is at most {MAX_AIMED_FAN_SPREAD} degrees wide (at 360 its "
                 "first and last bullets coincide); use a ring for a full circle"))
-        if pat.type == "petal" and pat.layer_count < 2:
+        if pat.type == "petal" and pat.layer_count < PATTERNS["petal"].min_layers:
             issues.append(_issue(
                 "rules.petal_layers", [*base, "layer_count"], pat.layer_count, ">= 2 for petal",
                 f"phase '{phase.phase_id}' is a petal with {pat.layer_count} layer; a petal is made "
@@ -238,7 +239,7 @@ def duplicate_bullets(program: dict[str, Any], schedule: Schedule) -> list[dict[
     for window in schedule.windows:
         phase = program["phases"][window.index]
         waves = len(window.wave_ticks)
-        if phase["pattern"] == "scatter" or waves == 0 or len(phase["slots"]) < 2:
+        if PATTERNS[phase["pattern"]].draws or waves == 0 or len(phase["slots"]) < 2:
             continue
         # the residues 2*w*rot (mod 65536) the waves reach: the first wave and count of each
         step = (2 * int(phase["rotation_per_wave"])) & _MASK

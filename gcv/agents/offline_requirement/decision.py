@@ -32,6 +32,7 @@ from gcv.agents.offline_requirement.questions import (UP_DOWN, Asked, field_choi
 from gcv.agents.offline_requirement.state import Edit, Pending, Reading, phase_summary
 from gcv.contract.goal import DesignerConstraints, Goal, ParameterEdit
 from gcv.contract.models import BulletHellConfig
+from gcv.contract.patterns import ROTATING_KINDS, kinds_phrase
 
 MAX_REQUEST_CHARS = 4000
 FIELD_EXAMPLES = ("'bullets per wave to 20', 'every 0.5 s', 'speed 4.5', 'lifetime 4 s', "
@@ -384,17 +385,17 @@ def _rotation(r: Reading, baseline: BulletHellConfig) -> tuple[bool, list[Edit],
                       "Name one phase.")
     if reverse and r.phase_ids and not r.direction:
         still = [pid for pid in r.phase_ids if baseline.phase(pid).pattern.rotation_per_wave_deg == 0]  # type: ignore[union-attr]
-        if still and not (r.pattern_type in ("spiral", "petal")):
+        if still and not (r.pattern_type in ROTATING_KINDS):
             r.ask(f"{', '.join(still)} does not rotate, so there is nothing to reverse. Should it become a "
                   "rotating pattern (e.g. 'make it a clockwise spiral')?")
-    rotating = ("spiral", "petal")
+    rotating = ROTATING_KINDS
     if any(e.field == "rotation_per_wave_deg" for e in edits) and r.phase_ids and not (
             r.pattern_type in rotating or r.bidirectional):
         flat = [pid for pid in r.phase_ids if baseline.phase(pid).pattern.type not in rotating]  # type: ignore[union-attr]
         if flat:
             kinds = ", ".join(f"{pid} is a {baseline.phase(pid).pattern.type}" for pid in flat)  # type: ignore[union-attr]
             r.ask(f"{kinds}, which does not rotate per wave, so a rotation would change nothing. Should it "
-                  "become a spiral or petal (e.g. 'make it a spiral rotating 25 degrees per wave')?")
+                  f"become a {kinds_phrase(ROTATING_KINDS)} (e.g. 'make it a spiral rotating 25 degrees per wave')?")
     return reverse, edits, notes
 
 

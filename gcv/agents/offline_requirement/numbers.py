@@ -18,6 +18,7 @@ import unicodedata
 from gcv.agents.offline_requirement import lexicon
 from gcv.agents.offline_requirement.phrases import _UNIT_AHEAD, APPROX_AFTER, APPROX_BEFORE, APPROX_WORDS
 from gcv.agents.offline_requirement.spelling import correct_spelling
+from gcv.contract.patterns import PATTERN_NAMES, PATTERNS
 
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
               "七": 7, "八": 8, "九": 9}
@@ -67,8 +68,8 @@ _FIELD_LITERALS = [
     (r"bullet_speed", "bullet speed"),
     (r"\bbidirectional\s*(?:=|:|is)\s*(?:true|yes|on|1)\b", "bidirectional"),
     (r"\bbidirectional\s*(?:=|:|is)\s*(?:false|no|off|0)\b", "not bidirectional"),
-    (r"\btype\s*(?:=|:|->|to|is)?\s*(?=ring\b|spiral\b|aimed_fan\b|petal\b|scatter\b)", " a "),
-    (r"aimed_fan", "aimed fan"),
+    (r"\btype\s*(?:=|:|->|to|is)?\s*(?=" + "|".join(rf"{name}\b" for name in PATTERN_NAMES) + ")", " a "),
+    *[(name, spec.label) for name, spec in PATTERNS.items() if spec.label != name],  # aimed_fan -> aimed fan
     (r"targets#max_alive_bullets|\bmax_alive_bullets\b(?!#)", "max alive bullets target"),
     (r"targets#min_low_fps|\bmin_low_fps\b(?!#)", "low fps target"),
     (r"targets#max_player_hits|\bmax_player_hits\b(?!#)", "max player hits target"),
