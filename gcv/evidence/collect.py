@@ -24,12 +24,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from gcv.contract.canonical import canonical_json, content_hash
+from gcv.evidence.index import (BaselineFiles, BundleIndex, Redactions, RequirementFiles, RoundFiles, RunFiles,
+                                run_label)
 from gcv.evidence.scrub import Scrubber
 from gcv.store.catalog import Workspace
 from gcv.store.errors import DamagedRecord, StoreError
@@ -38,10 +42,9 @@ from gcv.store.logs import jsonl_lines
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.events import Event, parse_events
 from gcv.workflow.loop import requirement_activity_key
-from gcv.workflow.state import WorkflowState
+from gcv.workflow.state import Round, RunRecord, WorkflowState
 
 BUNDLE_FORMAT = "gcv.evidence_bundle/1"
-INDEX_ID = "gcv.evidence_index/1"
 MANIFEST_NAME = "manifest.json"
 ENVELOPE_NAME = "manifest.dsse.json"
 INDEX_NAME = "index.json"
@@ -72,10 +75,6 @@ def pretty_json(value: Any) -> bytes:
     return (json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8")
 
 
-def run_label(round_no: int | None) -> str:
-    return "baseline" if round_no is None else f"candidate_{round_no}"
-
-
 def as_workspace(workspace: Workspace | Path | str) -> Workspace:
     return workspace if isinstance(workspace, Workspace) else Workspace(Path(workspace))
 
@@ -85,13 +84,16 @@ class Evidence:
 
     def __init__(self, files: dict[str, bytes]) -> None:
         self.files = files
-        self.index: dict[str, Any] = json.loads(files[INDEX_NAME])
-        self.state: dict[str, Any] = json.loads(files[STATE_NAME])
+        # ``index.json`` and ``state.json`` as written: what the integrity and schema checks and a
+        # replay's comparison read; ``index`` and ``state`` are the same, typed
+        self.raw_index: dict[str, Any] = json.loads(files[INDEX_NAME])
+        # ``state.json`` as written: what its schema check and a replay's comparison read
+        self.raw_state: dict[str, Any] = json.loads(files[STATE_NAME])
         self.scrubber: Scrubber | None = None  # set by ``collect``: what the bundle must not contain
 
     @property
     def wf_id(self) -> str:
-        return str(self.state["id"])
+        return self.state.id
 
     def has(self, name: str | None) -> bool:
         return bool(name) and name in self.files
@@ -112,60 +114,91 @@ class Evidence:
         """The event log, typed (gcv.workflow.events); ``HistoryError`` names a bad event and field."""
         return parse_events(self.events())
 
-    def workflow_state(self) -> WorkflowState:
+    @cached_property
+    def state(self) -> WorkflowState:
         """``state.json``, typed; ``EvidenceError`` names the first field that is not a workflow state's."""
         try:
-            return WorkflowState.model_validate(self.state)
+            return WorkflowState.model_validate(self.raw_state)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            raise EvidenceError(f"{STATE_NAME} is not a workflow state ({where}: {first['msg']})",
-                                damaged=True) from None
+            raise EvidenceError(f"{STATE_NAME} is not a workflow state ({_first_error(exc)})", damaged=True) from None
+
+    @cached_property
+    def index(self) -> BundleIndex:
+        """``index.json``, typed; ``EvidenceError`` names the first field that is not an index's."""
+        try:
+            return BundleIndex.model_validate(self.raw_index)
+        except ValidationError as exc:
+            raise EvidenceError(f"{INDEX_NAME} is not a bundle index ({_first_error(exc)})", damaged=True) from None
 
     # ---- convenience views (None when the workflow never got that far) ----------------
     def baseline_config(self) -> Any:
-        return self.json(self.index["baseline"]["config"])
+        return self.json(self.index.baseline.config)
 
     def goal(self) -> Any:
-        return self.json(self.index.get("goal"))
+        return self.json(self.index.goal)
 
-    def rounds(self) -> list[dict[str, Any]]:
-        return list(self.index.get("rounds", []))
+    def rounds(self) -> list[RoundFiles]:
+        return self.index.rounds
+
+    def round_files(self, round_no: int) -> RoundFiles | None:
+        return self.index.round_files(round_no)
 
     def fairness(self, round_no: int | None) -> Any:
         """The fair-fight report of the baseline (None) or a round, when the analysis ran."""
         if round_no is None:
-            return self.json(self.index["baseline"].get("fairness"))
-        entry = next((e for e in self.rounds() if e["round"] == round_no), None)
-        return self.json(entry.get("fairness")) if entry else None
+            return self.json(self.index.baseline.fairness)
+        entry = self.round_files(round_no)
+        return self.json(entry.fairness) if entry else None
 
-    def run_entry(self, round_no: int | None) -> dict[str, Any] | None:
-        if round_no is None:
-            return self.index["baseline"].get("run")
-        for entry in self.rounds():
-            if entry["round"] == round_no:
-                return entry.get("run")
-        return None
+    def run_entry(self, round_no: int | None) -> RunFiles | None:
+        return self.index.run_files(round_no)
 
     def telemetry(self, round_no: int | None) -> Any:
         run = self.run_entry(round_no)
-        return self.json(run.get("telemetry")) if run else None
+        return self.json(run.telemetry) if run else None
 
     def evaluation(self, round_no: int) -> Any:
-        for entry in self.rounds():
-            if entry["round"] == round_no:
-                return self.json(entry.get("evaluation"))
-        return None
+        entry = self.round_files(round_no)
+        return self.json(entry.evaluation) if entry else None
 
-    def state_round(self, round_no: int) -> dict[str, Any] | None:
-        return next((r for r in self.state.get("rounds", []) if r["round"] == round_no), None)
+    def state_round(self, round_no: int) -> Round | None:
+        return next((r for r in self.state.rounds if r.round == round_no), None)
 
     def final_round(self) -> int | None:
         """The round whose candidate the workflow ended on (best, or the last evaluated)."""
-        if self.state.get("best_round"):
-            return int(self.state["best_round"])
-        evaluated = [r["round"] for r in self.state.get("rounds", []) if r.get("evaluation_hash")]
+        if self.state.best_round:
+            return self.state.best_round
+        evaluated = [r.round for r in self.state.rounds if r.evaluation_hash]
         return evaluated[-1] if evaluated else None
+
+
+def as_json(value: BaseModel | None) -> Any:
+    """A part of the typed state as ``state.json`` writes it (None stays None)."""
+    return None if value is None else value.model_dump(mode="json")
+
+
+def as_json_value(value: StrEnum | None) -> str | None:
+    """An enum of the typed state as ``state.json`` writes it (its value; None stays None)."""
+    return None if value is None else str(value)
+
+
+def review_record(rnd: Round) -> dict[str, Any]:
+    """``reviews/round_N.json``: what the review of round ``rnd`` found and allowed."""
+    return {"round": rnd.round, "passed": rnd.passed, "miss_score": rnd.miss_score, "fingerprint": rnd.fingerprint,
+            "allowed": as_json(rnd.allowed), "verdict": as_json(rnd.verdict), "gate": as_json(rnd.gate)}
+
+
+def repair_record(rnd: Round, to_candidate: str | None) -> dict[str, Any]:
+    """``repairs/round_N.json``: the repair of round ``rnd`` (which must have one), from its candidate to the next."""
+    assert rnd.repair is not None
+    return {"round": rnd.round, "intent": rnd.gate.intent if rnd.gate else None,
+            "phase_id": rnd.gate.phase_id if rnd.gate else None,
+            "from_candidate": rnd.candidate_hash, "to_candidate": to_candidate, **as_json(rnd.repair)}
+
+
+def _first_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
 
 
 def _replace_hashes(value: Any, rehash: Mapping[str, str]) -> Any:
@@ -207,27 +240,32 @@ class _Collector:
             return None
         return self.put(name, self.artifact(digest, what), digest=digest)
 
-    def run(self, label: str, record: dict[str, Any] | None) -> dict[str, Any] | None:
-        if not record:
+    def put_required(self, name: str, digest: str, what: str) -> str:
+        """An artifact every bundle has (a config): its name; ``EvidenceError`` when it is missing."""
+        if not digest:
+            raise EvidenceError(f"{what}: the state names no hash", damaged=True)
+        return self.put(name, self.artifact(digest, what), digest=digest)
+
+    def run(self, label: str, record: RunRecord | None) -> RunFiles | None:
+        if record is None:
             return None
         base = f"runs/{label}"
-        entry: dict[str, Any] = {"run_id": record.get("run_id"), "request": None, "telemetry": None,
-                                 "frames": [], "log": None}
-        if record.get("request_hash"):
-            request = self.artifact(record["request_hash"], f"run request of {label}")
+        entry = RunFiles(run_id=record.run_id)
+        if record.request_hash:
+            request = self.artifact(record.request_hash, f"run request of {label}")
             rewritten = dict(request)
-            rewritten["output_dir"] = f"runs/{record['run_id']}"  # workflows recorded before it was relative
+            rewritten["output_dir"] = f"runs/{record.run_id}"  # workflows recorded before it was relative
             clean = self.scrub.value(rewritten)
             if clean != request:
-                self.rehash[record["request_hash"]] = content_hash(clean)
+                self.rehash[record.request_hash] = content_hash(clean)
                 self.redacted_files.append({"file": f"{base}/request.json",
                                             "reason": "output_dir made relative to the workflow directory"})
             self.files[f"{base}/request.json"] = pretty_json(clean)
-            entry["request"] = f"{base}/request.json"
-        entry["telemetry"] = self.put_artifact(f"{base}/telemetry.json", record.get("telemetry_hash"),
+            entry.request = f"{base}/request.json"
+        entry.telemetry = self.put_artifact(f"{base}/telemetry.json", record.telemetry_hash,
                                                f"telemetry of {label}")
         root = self.d.root.resolve()
-        for rel in record.get("frames") or []:
+        for rel in record.frames:
             path = (self.d.root / rel).resolve()
             if root not in path.parents:
                 raise EvidenceError(f"frame path {rel!r} of {label} leaves the workflow directory")
@@ -239,11 +277,11 @@ class _Collector:
                 raise EvidenceError(f"frame {rel} of {label} is missing", damaged=True)
             name = f"{base}/frames/{Path(rel).name}"
             self.files[name] = data
-            entry["frames"].append(name)
-        log = self.d.runs / str(record.get("run_id")) / "run.log"
-        if record.get("run_id") and check_workspace_file(log, within=root):  # no link out of the workflow
+            entry.frames.append(name)
+        log = self.d.runs / record.run_id / "run.log"
+        if record.run_id and check_workspace_file(log, within=root):  # no link out of the workflow
             self.files[f"{base}/run.log"] = self.scrub.text(self._capped_log(log, f"{base}/run.log")).encode()
-            entry["log"] = f"{base}/run.log"
+            entry.log = f"{base}/run.log"
         return entry
 
     def _capped_log(self, path: Path, name: str) -> str:
@@ -288,85 +326,78 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
         raise EvidenceError(f"no workflow {wf_id!r} in {ws.root}; see `gcv list`")
     d = ws.workflow_dir(wf_id)
     try:
-        state = d.read_state()
+        state = d.read_state()  # the JSON as written: scrubbed and re-hashed into the bundle below
         # a damaged, truncated, emptied or deleted log is refused here, never exported as if it
         # were the history
         d.check_history(state)
         activities = d.activities()
-        # the events the state includes: any after them belong to a step that never finished
-        events = d.events()[: int(state.get("event_seq", -1)) + 1]
     except StoreError as exc:
         raise EvidenceError(f"workflow {wf_id} cannot be exported: {exc}",
                             damaged=isinstance(exc, DamagedRecord)) from None
+    try:
+        st = WorkflowState.model_validate(state)
+    except ValidationError as exc:
+        raise EvidenceError(f"workflow {wf_id} cannot be exported: its state.json is not a workflow state "
+                            f"({_first_error(exc)})", damaged=True) from None
+    # the events the state includes: any after them belong to a step that never finished
+    events = d.events()[: st.event_seq + 1]
     c = _Collector(ws, d, environ)
 
-    c.files[REQUEST_NAME] = (c.scrub.text(state["request"]) + "\n").encode("utf-8")
-    index: dict[str, Any] = {
-        "index": INDEX_ID, "bundle_format": BUNDLE_FORMAT, "workflow_id": wf_id,
-        "request": REQUEST_NAME, "state": STATE_NAME, "events": EVENTS_NAME, "report": REPORT_NAME,
-        "goal": c.put_artifact(GOAL_NAME, state.get("goal_hash"), "goal"),
-        "requirement": None,
-        "baseline": {"config": c.put_artifact("configs/baseline.json", state["baseline_hash"], "baseline config"),
-                     "run": c.run("baseline", state.get("baseline_run")),
-                     "prescreen": c.run("baseline_prescreen", state.get("baseline_prescreen")),
-                     "population": c.put_artifact("populations/baseline.json",
-                                                  (state.get("baseline_population") or {}).get("summary_hash"),
-                                                  "population summary of the baseline"),
-                     "fairness": c.put_artifact("analysis/baseline_fairness.json",
-                                                (state.get("baseline_fairness") or {}).get("report_hash"),
-                                                "fair-fight analysis of the baseline")},
-        "rounds": [],
-    }
-    attempts = []
-    for attempt in range(1, len(state.get("answers") or []) + 2):
+    c.files[REQUEST_NAME] = (c.scrub.text(st.request) + "\n").encode("utf-8")
+    goal = c.put_artifact(GOAL_NAME, st.goal_hash, "goal")
+    baseline = BaselineFiles(
+        config=c.put_required("configs/baseline.json", st.baseline_hash, "baseline config"),
+        run=c.run("baseline", st.baseline_run),
+        prescreen=c.run("baseline_prescreen", st.baseline_prescreen),
+        population=c.put_artifact("populations/baseline.json",
+                                  st.baseline_population.summary_hash if st.baseline_population else None,
+                                  "population summary of the baseline"),
+        fairness=c.put_artifact("analysis/baseline_fairness.json",
+                                st.baseline_fairness.report_hash if st.baseline_fairness else None,
+                                "fair-fight analysis of the baseline"))
+    attempts: list[str] = []
+    for attempt in range(1, len(st.answers) + 2):
         key = requirement_activity_key(attempt)
         if key in activities:
             name = "agents/requirement.json" if attempt == 1 else f"agents/requirement_{attempt}.json"
-            attempts.append(c.agent(name, key, activities[key], agent="requirement"))
-    if attempts:
-        # ``agent`` is the decision the workflow went on with; ``attempts`` every one, in order
-        index["requirement"] = {"agent": attempts[-1], "attempts": attempts}
-    rounds = state.get("rounds", [])
+            attempts.append(c.agent(name, key, activities[key], agent="requirement") or name)
+    # ``agent`` is the decision the workflow went on with; ``attempts`` every one, in order
+    requirement = RequirementFiles(agent=attempts[-1], attempts=attempts) if attempts else None
+    rounds = st.rounds
+    entries: list[RoundFiles] = []
     for i, rnd in enumerate(rounds):
-        n = rnd["round"]
+        n = rnd.round
         label = run_label(n)
-        entry: dict[str, Any] = {
-            "round": n, "origin": rnd.get("origin"),
-            "config": c.put_artifact(f"configs/{label}.json", rnd["candidate_hash"], f"config of {label}"),
-            "diff": c.put_artifact(f"diffs/{label}.json", rnd.get("diff_hash"), f"diff of {label}"),
-            "validation": c.put_artifact(f"validation/{label}.json", rnd.get("validation_hash"),
-                                         f"validation report of {label}"),
-            "prescreen": c.run(f"{label}_prescreen", rnd.get("prescreen")),
-            "run": c.run(label, rnd.get("run")),
-            "evaluation": c.put_artifact(f"evaluations/{label}.json", rnd.get("evaluation_hash"),
-                                         f"evaluation of {label}"),
-            "population": c.put_artifact(f"populations/{label}.json", (rnd.get("population") or {}).get("summary_hash"),
-                                         f"population summary of {label}"),
-            "fairness": c.put_artifact(f"analysis/{label}_fairness.json", (rnd.get("fairness") or {}).get("report_hash"),
-                                       f"fair-fight analysis of {label}"),
-            "agent": c.agent(f"agents/review_round_{n}.json", f"review:{n}", activities.get(f"review:{n}"),
-                             agent="review", round=n),
-            "review": None, "repair": None,
-        }
-        if rnd.get("allowed") is not None or rnd.get("gate") is not None:
-            entry["review"] = c.put(f"reviews/round_{n}.json", {
-                "round": n, "passed": rnd.get("passed"), "miss_score": rnd.get("miss_score"),
-                "fingerprint": rnd.get("fingerprint"), "allowed": rnd.get("allowed"),
-                "verdict": rnd.get("verdict"), "gate": rnd.get("gate")})
-        if rnd.get("repair") is not None:
-            nxt = rounds[i + 1]["candidate_hash"] if i + 1 < len(rounds) else None
-            entry["repair"] = c.put(f"repairs/round_{n}.json", {
-                "round": n, "intent": (rnd.get("gate") or {}).get("intent"),
-                "phase_id": (rnd.get("gate") or {}).get("phase_id"), "from_candidate": rnd["candidate_hash"],
-                "to_candidate": nxt, **rnd["repair"]})
-        index["rounds"].append(entry)
+        entry = RoundFiles(
+            round=n, origin=rnd.origin,
+            config=c.put_required(f"configs/{label}.json", rnd.candidate_hash, f"config of {label}"),
+            diff=c.put_artifact(f"diffs/{label}.json", rnd.diff_hash, f"diff of {label}"),
+            validation=c.put_artifact(f"validation/{label}.json", rnd.validation_hash,
+                                      f"validation report of {label}"),
+            prescreen=c.run(f"{label}_prescreen", rnd.prescreen),
+            run=c.run(label, rnd.run),
+            evaluation=c.put_artifact(f"evaluations/{label}.json", rnd.evaluation_hash, f"evaluation of {label}"),
+            population=c.put_artifact(f"populations/{label}.json",
+                                      rnd.population.summary_hash if rnd.population else None,
+                                      f"population summary of {label}"),
+            fairness=c.put_artifact(f"analysis/{label}_fairness.json",
+                                    rnd.fairness.report_hash if rnd.fairness else None,
+                                    f"fair-fight analysis of {label}"),
+            agent=c.agent(f"agents/review_round_{n}.json", f"review:{n}", activities.get(f"review:{n}"),
+                          agent="review", round=n))
+        if rnd.allowed is not None or rnd.gate is not None:
+            entry.review = c.put(f"reviews/round_{n}.json", review_record(rnd))
+        if rnd.repair is not None:
+            nxt = rounds[i + 1].candidate_hash if i + 1 < len(rounds) else None
+            entry.repair = c.put(f"repairs/round_{n}.json", repair_record(rnd, nxt))
+        entries.append(entry)
 
     # the state, with every hash pointing at the bundle's (scrubbed) files
     clean_state = _replace_hashes(c.scrub.value(state), c.rehash)
     # the repair records name candidate hashes too
-    for entry in index["rounds"]:
-        if entry["repair"]:
-            c.files[entry["repair"]] = pretty_json(_replace_hashes(json.loads(c.files[entry["repair"]]), c.rehash))
+    for entry in entries:
+        if entry.repair:
+            c.files[entry.repair] = pretty_json(_replace_hashes(json.loads(c.files[entry.repair]), c.rehash))
     c.files[STATE_NAME] = pretty_json(clean_state)
 
     lines: list[str] = []
@@ -378,11 +409,13 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
         lines.append(canonical_json(clean))
     c.files[EVENTS_NAME] = ("".join(line + "\n" for line in lines)).encode("utf-8")
 
-    index["rehashed"] = dict(sorted(c.published.items()))
-    index["redactions"] = {"files": sorted(c.redacted_files, key=lambda f: f["file"]),
-                           "events": redacted_events,
-                           "kinds": sorted(c.scrub.replaced)}
-    c.files[INDEX_NAME] = pretty_json(index)
+    index = BundleIndex(
+        bundle_format=BUNDLE_FORMAT, workflow_id=wf_id, request=REQUEST_NAME, state=STATE_NAME, events=EVENTS_NAME,
+        report=REPORT_NAME, goal=goal, requirement=requirement, baseline=baseline, rounds=entries,
+        rehashed=dict(sorted(c.published.items())),
+        redactions=Redactions(files=sorted(c.redacted_files, key=lambda f: f["file"]), events=redacted_events,
+                              kinds=sorted(c.scrub.replaced)))
+    c.files[INDEX_NAME] = pretty_json(index.to_json())
     evidence = Evidence(c.files)
     evidence.scrubber = c.scrub
     return evidence

@@ -31,7 +31,7 @@ class Written:
 
 
 def version_of(ev: Evidence) -> Version:
-    return evidence_version(ev.history(), str(ev.state["status"]))
+    return evidence_version(ev.history(), str(ev.state.status))
 
 
 def write_version_files(ws: Workspace, wf_id: str, version: Version, files: Mapping[str, bytes], *,

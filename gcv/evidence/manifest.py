@@ -21,7 +21,8 @@ from typing import Any
 
 import gcv
 from gcv.contract.canonical import sha256_hex
-from gcv.evidence.collect import BUNDLE_FORMAT, NOT_SUBJECTS, Evidence, pretty_json, run_label
+from gcv.evidence.collect import (BUNDLE_FORMAT, NOT_SUBJECTS, Evidence, as_json, as_json_value, pretty_json,
+                                  run_label)
 from gcv.evidence.merkle import ALGORITHM, LEAF_ENCODING, merkle_root
 from gcv.evidence.versions import evidence_version
 
@@ -53,7 +54,7 @@ def tool_versions() -> dict[str, Any]:
 
 def engines_used(ev: Evidence) -> list[dict[str, Any]]:
     seen: list[dict[str, Any]] = []
-    for round_no in [None, *[e["round"] for e in ev.rounds()]]:
+    for round_no in [None, *[e.round for e in ev.rounds()]]:
         tel = ev.telemetry(round_no)
         if tel and tel.get("engine") not in seen:
             seen.append(tel["engine"])
@@ -62,44 +63,41 @@ def engines_used(ev: Evidence) -> list[dict[str, Any]]:
 
 def predicate(ev: Evidence, subject_list: list[dict[str, Any]], *, bundle_name: str | None = None) -> dict[str, Any]:
     state = ev.state
-    settings = state["settings"]
+    settings = state.settings
     events = ev.events()  # the records as written: their times and hashes, byte for byte
-    rounds = state.get("rounds", [])
-    last_gate = next((r["gate"] for r in reversed(rounds) if r.get("gate")), None)
-    players = [settings["player"]]
-    labels = sorted({t["player"] for t in (ev.telemetry(r) for r in [None, *[e["round"] for e in ev.rounds()]])
+    rounds = state.rounds
+    last_gate = next((r.gate for r in reversed(rounds) if r.gate), None)
+    labels = sorted({t["player"] for t in (ev.telemetry(r) for r in [None, *[e.round for e in ev.rounds()]])
                      if t and "player" in t})
-    auth = state.get("authorization") or None
+    auth = state.authorization
     root = merkle_root(subject_pairs(subject_list))
     return {
         "bundle_format": BUNDLE_FORMAT,
         "workflow": {
-            "id": state["id"], "status": state["status"], "terminal_reason": state.get("terminal_reason"),
-            "terminal_message": state.get("terminal_message"), "request": state["request"],
-            "created_at": state.get("created_at"), "last_event_at": events[-1]["at"] if events else None,
-            "rounds": len(rounds), "baseline_source": state.get("baseline_source"),
+            "id": state.id, "status": str(state.status), "terminal_reason": as_json_value(state.terminal_reason),
+            "terminal_message": state.terminal_message, "request": state.request,
+            "created_at": state.created_at, "last_event_at": events[-1]["at"] if events else None,
+            "rounds": len(rounds), "baseline_source": state.baseline_source,
         },
-        "engine": {"requested": settings["engine"], "runs": engines_used(ev)},
-        "seed": settings["seed"],
-        "players": {"specs": players, "labels": labels},
-        "provider": settings["provider"],
-        "budgets": settings["budgets"],
-        "usage": state["usage"],
-        "authorization": ({"actor": auth.get("actor"), "via": auth.get("via"), "at": auth.get("at")}
-                          if auth else None),
+        "engine": {"requested": settings.engine, "runs": engines_used(ev)},
+        "seed": settings.seed,
+        "players": {"specs": [settings.player], "labels": labels},
+        "provider": settings.provider,
+        "budgets": as_json(settings.budgets),
+        "usage": as_json(state.usage),
+        "authorization": {"actor": auth.actor, "via": auth.via, "at": auth.at} if auth else None,
         "final_decision": {
-            "status": state["status"],
-            "requirement": (state.get("requirement") or {}).get("decision"),
-            "review_gate": last_gate.get("outcome") if last_gate else None,
-            "final_candidate_hash": state.get("final_candidate_hash"),
-            "best_round": state.get("best_round"),
-            "final_candidate_file": (f"configs/{run_label(state['best_round'])}.json"
-                                     if state.get("best_round") else None),
-            "human_decision": state.get("human_decision"),
+            "status": str(state.status),
+            "requirement": state.requirement.decision if state.requirement else None,
+            "review_gate": str(last_gate.outcome) if last_gate else None,
+            "final_candidate_hash": state.final_candidate_hash,
+            "best_round": state.best_round,
+            "final_candidate_file": f"configs/{run_label(state.best_round)}.json" if state.best_round else None,
+            "human_decision": as_json(state.human_decision),
         },
         "event_chain": {"events": len(events), "head": events[-1]["hash"] if events else None},
-        "evidence_version": evidence_version(ev.history(), state["status"]).as_dict(),
-        "redactions": ev.index.get("redactions", {}),
+        "evidence_version": evidence_version(ev.history(), str(state.status)).as_dict(),
+        "redactions": as_json(ev.index.redactions),
         "report": {"file": "report.html", "bundle_name": bundle_name},
         "tool": tool_versions(),
         "merkle": {"algorithm": ALGORITHM, "leaf": LEAF_ENCODING, "leaves": len(subject_list), "root": root},

@@ -57,6 +57,7 @@ from gcv.evidence.scrub import Scrubber
 from gcv.store.errors import StoreError
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.events import parse_events, transitions
+from gcv.workflow.state import load_state
 
 CONFIG_FILE = "notify.toml"
 OUTBOX_DIR = "notifications"
@@ -233,13 +234,13 @@ class Outcome:
 
 def _queue(db: sqlite3.Connection, config: NotifyConfig, home: Path, wf_id: str, now: float) -> int:
     d = WorkflowDir(Path(home) / "workflows" / wf_id, workspace=Path(home))
-    state = d.read_state()
+    state = load_state(d.read_state())  # not a workflow state: ValueError, a warning, never a failure
     moves = transitions(parse_events(d.events()))
     if not moves:
         return 0
     last = moves[-1]
     status = str(last.target)
-    if status != str(state.get("status")) or kind_of(status) is None:
+    if status != str(state.status) or kind_of(status) is None:
         return 0  # the workflow moved on (or is between steps): nothing a person acts on now
     data = last.data
     scrub = Scrubber(workflow_root=d.root, workspace_root=Path(home))
@@ -249,8 +250,8 @@ def _queue(db: sqlite3.Connection, config: NotifyConfig, home: Path, wf_id: str,
         if kind not in hook.events:
             continue
         body = payload(hook, workflow_id=wf_id, status=status, seq=last.seq, at=last.at,
-                       request=str(state.get("request", "")), reason=state.get("terminal_reason"),
-                       message=data.message or state.get("terminal_message"), scrub=scrub)
+                       request=state.request, reason=str(state.terminal_reason) if state.terminal_reason else None,
+                       message=data.message or state.terminal_message, scrub=scrub)
         cur = db.execute("INSERT OR IGNORE INTO delivery (webhook, workflow_id, seq, kind, payload, next_at, "
                          "queued_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          (hook.key(index), wf_id, last.seq, kind,

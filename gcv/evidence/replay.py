@@ -50,6 +50,7 @@ from gcv.contract.models import BulletHellConfig
 from gcv.contract.status import Status
 from gcv.evidence.checks import CheckResult, Outcome, Skip, first_difference, run_check
 from gcv.evidence.collect import STATE_NAME, Evidence, run_label
+from gcv.evidence.index import RunFiles
 from gcv.evidence.manifest import tool_versions
 from gcv.evidence.report import render_report
 from gcv.sim.engine import Simulation
@@ -61,7 +62,7 @@ from gcv.workflow.activities import Activities, reference_run
 from gcv.workflow.events import (CreatedEvent, Event, HistoryError, StepEvent, TraceEvent, TransitionEvent,
                                  parse_event)
 from gcv.workflow.loop import WorkflowError, WorkflowLoop
-from gcv.workflow.state import WorkflowState
+from gcv.workflow.state import RunRecord, WorkflowState
 from gcv.workflow.states import DECISION_TARGET, IllegalTransition
 
 REPLAY_CHECKS = ("replay.runs", "replay.populations", "replay.fairness", "replay.loop", "replay.report")
@@ -130,7 +131,7 @@ class LoopReplay:
     def __init__(self, ev: Evidence, manifest: dict[str, Any] | None) -> None:
         self.ev = ev
         self.manifest = manifest or {}
-        self.state = WorkflowState.model_validate(ev.state)
+        self.state = ev.state
         self.events = ev.events()  # as written: the replayed loop must write the same records
         self.bad_history: str | None = None
         try:
@@ -139,8 +140,8 @@ class LoopReplay:
             self.history, self.bad_history = [], str(exc)
         else:
             self.bad_history = None
-        self.rehash: dict[str, str] = dict(ev.index.get("rehashed") or {})
-        self.redacted_events = set((ev.index.get("redactions") or {}).get("events", []))
+        self.rehash: dict[str, str] = dict(ev.index.rehashed)
+        self.redacted_events = set(ev.index.redactions.events)
         self.problems = _Problems()
         self.same_pillow = (self.manifest.get("predicate", {}).get("tool", {}).get("pillow")
                             == tool_versions()["pillow"])
@@ -149,13 +150,13 @@ class LoopReplay:
         self.stopped: str | None = None
 
     # ------------------------------------------------------------------ the recording
-    def _run_entry(self, run_id: str) -> tuple[int | None, Any, dict[str, Any]]:
+    def _run_entry(self, run_id: str) -> tuple[int | None, RunRecord, RunFiles]:
         """(round or None for the baseline, the state's run record, the bundle's run entry)."""
         if self.state.baseline_run is not None and self.state.baseline_run.run_id == run_id:
-            return None, self.state.baseline_run, self.ev.run_entry(None) or {}
+            return None, self.state.baseline_run, self.ev.run_entry(None) or RunFiles(run_id=run_id)
         for r in self.state.rounds:
             if r.run is not None and r.run.run_id == run_id:
-                return r.round, r.run, self.ev.run_entry(r.round) or {}
+                return r.round, r.run, self.ev.run_entry(r.round) or RunFiles(run_id=run_id)
         raise ReplayDiverged(f"the replayed loop runs {run_id!r}, which the recording does not hold")
 
     def replay_run(self, request: RunRequest) -> RunResult:
@@ -165,16 +166,16 @@ class LoopReplay:
         recorded_request = request.model_copy(update={"output_dir": f"runs/{request.run_id}"})
         if content_hash(recorded_request.model_dump(mode="json")) != record.request_hash:
             again = recorded_request.model_dump(mode="json")
-            diff = first_difference(self.ev.json(entry.get("request")), again) or "its hash"
+            diff = first_difference(self.ev.json(entry.request), again) or "its hash"
             raise ReplayDiverged(f"{label}: the replayed loop asks for a different run than recorded ({diff})")
-        telemetry = self.ev.json(entry.get("telemetry")) if record.ok else None
+        telemetry = self.ev.json(entry.telemetry) if record.ok else None
         if telemetry is not None:
             self._resimulate(label, request, telemetry, entry)
         return RunResult(run_id=record.run_id, engine=record.engine or "", ok=record.ok, exit_code=record.exit_code,
                          error=record.error, error_kind=record.error_kind, telemetry=telemetry,
                          frames=[str(workflow_root / rel) for rel in record.frames], duration_ms=record.duration_ms or 0)
 
-    def _resimulate(self, label: str, request: RunRequest, recorded: dict[str, Any], entry: dict[str, Any]) -> None:
+    def _resimulate(self, label: str, request: RunRequest, recorded: dict[str, Any], entry: RunFiles) -> None:
         engine = recorded.get("engine", {}).get("name")
         with tempfile.TemporaryDirectory(prefix="gcv-replay-run-") as tmp:
             try:
@@ -195,7 +196,7 @@ class LoopReplay:
                                 {k: again.get(k) for k in MODELED_FRAME_FIELDS})
         if diff:
             self.problems.runs.append(f"{label}: modeled frame-time figures differ at {diff}")
-        bundled = {Path(f).name: self.ev.files[f] for f in entry.get("frames", [])}
+        bundled = {Path(f).name: self.ev.files[f] for f in entry.frames}
         if sorted(bundled) != sorted(replayed_frames):
             self.problems.runs.append(f"{label}: frames {sorted(bundled)} but the replay captures "
                                       f"{sorted(replayed_frames)}")
@@ -213,13 +214,13 @@ class LoopReplay:
                           engine: str, on_fight: Any = None) -> PopulationSummary:
         digest = content_hash(config.model_dump(mode="json"))
         if digest == self.state.baseline_hash:
-            label, name = "baseline", self.ev.index["baseline"].get("population")
+            label, name = "baseline", self.ev.index.baseline.population
         else:
             n = next((r.round for r in self.state.rounds if r.candidate_hash == digest), None)
             if n is None:
                 raise ReplayDiverged("the replayed loop runs a population of a config the recording does not hold")
             label = run_label(n)
-            name = next(e for e in self.ev.rounds() if e["round"] == n).get("population")
+            name = next(e for e in self.ev.rounds() if e.round == n).population
         recorded = self.ev.json(name)
         if recorded is None:
             raise ReplayDiverged(f"the replayed loop runs a population of {label}, which the recording does not hold")
@@ -381,7 +382,7 @@ class LoopReplay:
         if self.stopped:
             problems.append(f"the replayed loop stopped: {self.stopped}")
         if not problems and self.replayed_state is not None:
-            diff = first_difference(_without_history(self.ev.state), _without_history(self.replayed_state))
+            diff = first_difference(_without_history(self.ev.raw_state), _without_history(self.replayed_state))
             if diff:
                 problems.append(f"{STATE_NAME}: the loop's state differs at {diff}")
         s = self.state

@@ -38,13 +38,14 @@ from markupsafe import Markup
 
 import gcv
 from gcv.evidence import plots
-from gcv.evidence.collect import Evidence, EvidenceError, as_workspace, collect
+from gcv.evidence.index import RunFiles
+from gcv.evidence.collect import Evidence, EvidenceError, as_json, as_json_value, as_workspace, collect
 from gcv.evidence.versions import evidence_version
 from gcv.analysis import FairnessReport
 from gcv.analysis.frames import safe_area_svg
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.policies import POLICY_WORDS
-from gcv.contract.status import Status
+from gcv.contract.status import Reason, Status
 from gcv.sim.engine import Simulation
 from gcv.sim.fixed import TICK_HZ
 from gcv.sim.program import compile_program
@@ -52,7 +53,7 @@ from gcv.simio.render import render_frame
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.catalog import Workspace
 from gcv.validation.diff import change_with_origins
-from gcv.workflow.state import CAPTURE_TICKS
+from gcv.workflow.state import CAPTURE_TICKS, Round
 from gcv.workflow.states import NOTE_REQUIRED, decisions_allowed
 from gcv.evaluation.models import check_label
 
@@ -158,15 +159,15 @@ class _Report:
         self.ev = ev
         self.state = ev.state
         self.bundle_name = bundle_name
-        self.rounds = [r for r in self.state.get("rounds", [])]
+        self.rounds = self.state.rounds
         self.final_no = ev.final_round()
         self.final_eval = ev.evaluation(self.final_no) if self.final_no else None
         self.base_tel = ev.telemetry(None)
-        self.run_rounds = [r["round"] for r in self.rounds if ev.telemetry(r["round"])]
+        self.run_rounds = [r.round for r in self.rounds if ev.telemetry(r.round)]
         self.goal = ev.goal()
         # "final" when the review accepted it; otherwise the best verified candidate so far
-        self.final_label = "final" if Status(self.state["status"]).tone == "good" or (
-            self.state.get("terminal_reason") == "accepted_by_review") else "best"
+        self.final_label = "final" if self.state.status.tone == "good" or (
+            self.state.terminal_reason == Reason.ACCEPTED_BY_REVIEW) else "best"
 
     # ------------------------------------------------------------------ helpers
     def column(self, n: int) -> str:
@@ -176,26 +177,25 @@ class _Report:
         if self.final_eval:
             return self.final_eval
         for r in reversed(self.rounds):
-            e = self.ev.evaluation(r["round"])
+            e = self.ev.evaluation(r.round)
             if e:
                 return e
         return None
 
     def final_change(self) -> list[dict[str, Any]]:
         """The final candidate's change with each edit's origin: requested, or added by a repair."""
-        n = self.final_no or (self.ev.rounds()[0]["round"] if self.ev.rounds() else None)
+        n = self.final_no or (self.ev.rounds()[0].round if self.ev.rounds() else None)
         if n is None:
             return []
-        entries = sorted(self.ev.rounds(), key=lambda e: e["round"])
-        rounds = [(e["round"], e.get("origin") or "", self.ev.json(e["config"])) for e in entries if e["round"] <= n]
+        entries = sorted(self.ev.rounds(), key=lambda e: e.round)
+        rounds = [(e.round, e.origin or "", self.ev.json(e.config)) for e in entries if e.round <= n]
         return change_with_origins(self.ev.baseline_config(), rounds, n)
 
     def engine_text(self) -> str:
         """What actually ran (the runner's label, e.g. ue5-harness), never just what was asked for."""
         s = self.state
-        records = [s.get("baseline_run"), *[r.get("run") for r in self.rounds]]
-        ran = sorted({r["engine"] for r in records if r and r.get("engine")})
-        requested = s["settings"]["engine"]
+        ran = s.engines_used()
+        requested = s.settings.engine
         if not ran:
             return f"{requested} (requested; nothing ran)"
         return ", ".join(ran) + ("" if ran == [requested] else f" (requested {requested})")
@@ -203,7 +203,7 @@ class _Report:
     # ------------------------------------------------------------------ sections
     def verdict(self) -> dict[str, Any]:
         s = self.state
-        status = s["status"]
+        status = str(s.status)
         diff = self.final_change()
         changes = [{"path": c["path"], "before": fmt(c.get("before")), "after": fmt(c.get("after")),
                     "percent": None if c.get("percent") is None else f"{c['percent']:+g}",
@@ -216,8 +216,8 @@ class _Report:
             targets = {"hard_passed": sum(1 for c in hard if c["passed"]), "hard": len(hard),
                        "failing": ", ".join(check_label(c) for c in hard if not c["passed"]),
                        "intent_passed": sum(1 for c in intent if c["passed"]), "intent": len(intent)}
-        req = s.get("requirement") or {}
-        human = s.get("human_decision")
+        req = s.requirement
+        human = as_json(s.human_decision)
         pending = None
         if not human and decisions_allowed(Status(status)):
             # exactly the decisions the state machine takes from here (the CLI refuses any other)
@@ -225,18 +225,17 @@ class _Report:
             pending = "|".join(allowed) + (" --actor NAME --note TEXT" if NOTE_REQUIRED & set(allowed)
                                            else " --actor NAME")
         version = evidence_version(self.ev.history(), status)
-        return {"id": s["id"], "status": status, "tone": tone(status), "title": status_title(status),
-                "reason": s.get("terminal_reason"), "message": s.get("terminal_message"), "request": s["request"],
-                "changes": changes[:8], "changed": len(diff), "has_requirement": bool(s.get("requirement")),
+        return {"id": s.id, "status": status, "tone": tone(status), "title": status_title(status),
+                "reason": as_json_value(s.terminal_reason), "message": s.terminal_message, "request": s.request,
+                "changes": changes[:8], "changed": len(diff), "has_requirement": req is not None,
                 "which": f"candidate {self.final_no}" if self.final_no else "the candidate",
-                "final_no": self.final_no, "targets": targets, "questions": req.get("questions") or [],
-                "issues": req.get("issues") or [], "usage": s["usage"], "engine": self.engine_text(),
-                "seed": s["settings"]["seed"], "player": fmt(s["settings"]["player"]), "human": human,
+                "final_no": self.final_no, "targets": targets, "questions": req.questions if req else [],
+                "issues": req.issues if req else [], "usage": as_json(s.usage), "engine": self.engine_text(),
+                "seed": s.settings.seed, "player": fmt(s.settings.player), "human": human,
                 "pending": pending, "version": version.number, "interim": version.interim}
 
     def request_section(self) -> dict[str, Any]:
         s = self.state
-        req = s.get("requirement") or {}
         goal = None
         g = self.goal
         if g:
@@ -262,13 +261,14 @@ class _Report:
                         "derivation": t.get("derivation", {}).get(k, "")}
                        for k in ("max_alive_bullets", "max_player_hits", "min_low_fps", "min_survival_ticks",
                                  "require_all_phases")]
-        return {"request": s["request"], "decision": req.get("decision") or "—", "provider": s["settings"]["provider"],
-                "baseline_source": s.get("baseline_source") or "", "baseline_hash": s["baseline_hash"][:12],
+        return {"request": s.request, "decision": (s.requirement.decision if s.requirement else "") or "—",
+                "provider": s.settings.provider, "baseline_source": s.baseline_source or "",
+                "baseline_hash": s.baseline_hash[:12],
                 "goal": goal, "targets": targets}
 
     def changes_section(self) -> dict[str, Any]:
         entries = self.ev.rounds()
-        diffs = {e["round"]: (self.ev.json(e.get("diff")) or []) for e in entries}
+        diffs = {e.round: (self.ev.json(e.diff) or []) for e in entries}
         paths: list[str] = []
         base_val: dict[str, Any] = {}
         for n in sorted(diffs):
@@ -287,24 +287,23 @@ class _Report:
         return {"any": bool(entries), "rows": rows,
                 "headers": ["field", "baseline"] + [self.column(n) for n in sorted(diffs)],
                 "head_classes": ["", ""] + ["final" if n == self.final_no else "" for n in sorted(diffs)],
-                "origin": " · ".join(f"candidate {e['round']}: {e.get('origin') or ''}" for e in entries)}
+                "origin": " · ".join(f"candidate {e.round}: {e.origin or ''}" for e in entries)}
 
     def second_reading_section(self) -> dict[str, Any] | None:
         """The second reading of the request (issue 26, item 6): each thing the designer's words ask
         for, and whether the candidate shown does it. None when no round was read again."""
-        rnd = next((r for r in reversed(self.rounds) if r.get("second_reading")), None)
-        if rnd is None:
+        rnd = next((r for r in reversed(self.rounds) if r.second_reading), None)
+        if rnd is None or rnd.second_reading is None:
             return None
-        sr = rnd["second_reading"]
+        sr = rnd.second_reading
         verdict = {"holds": "every thing asked for holds", "misses": "the result does not do what was asked",
-                   "unread": "not checked"}.get(sr.get("verdict"), str(sr.get("verdict")))
-        return {"round": rnd["round"], "verdict": sr.get("verdict"), "verdict_text": verdict,
-                "reader": sr.get("reader"), "note": sr.get("note"),
-                "rows": [{"asked": i["asked"], "expected": i["expected"], "found": i["found"],
-                           "holds": bool(i["holds"])} for i in sr.get("items") or []]}
+                   "unread": "not checked"}[sr.verdict]
+        return {"round": rnd.round, "verdict": sr.verdict, "verdict_text": verdict, "reader": sr.reader,
+                "note": sr.note, "rows": [{"asked": i.asked, "expected": i.expected, "found": i.found,
+                                           "holds": i.holds} for i in sr.items]}
 
     def validation_section(self) -> dict[str, Any]:
-        reports = {e["round"]: self.ev.json(e.get("validation")) for e in self.ev.rounds()}
+        reports = {e.round: self.ev.json(e.validation) for e in self.ev.rounds()}
         rows = []
         for name in ["schema", "reference", "rules", "safety"]:
             rows.append({"layer": name, "cells": [
@@ -340,9 +339,10 @@ class _Report:
 
     def population(self) -> dict[str, Any] | None:
         """Seeded bot populations (when the workflow ran them): per skill, baseline vs candidates."""
-        columns = [(None, "baseline")] + [(e["round"], self.column(e["round"])) for e in self.ev.rounds()]
-        summaries = {n: (self.ev.json(self.ev.index["baseline"].get("population")) if n is None else
-                         self.ev.json(next(e for e in self.ev.rounds() if e["round"] == n).get("population")))
+        columns: list[tuple[int | None, str]] = [(None, "baseline")] + [(e.round, self.column(e.round))
+                                                                     for e in self.ev.rounds()]
+        summaries = {n: self.ev.json(self.ev.index.baseline.population if n is None else
+                                     next(e for e in self.ev.rounds() if e.round == n).population)
                      for n, _ in columns}
         columns = [(n, label) for n, label in columns if summaries[n]]
         if not columns:
@@ -425,9 +425,9 @@ class _Report:
         if not base:
             return {"any": False}
 
-        def frames_of(entry: dict[str, Any] | None) -> dict[int, str]:
+        def frames_of(entry: RunFiles | None) -> dict[int, str]:
             out = {}
-            for name in (entry or {}).get("frames", []):
+            for name in entry.frames if entry else []:
                 stem = Path(name).stem
                 if stem.startswith("tick_"):
                     out[int(stem[5:])] = name
@@ -445,7 +445,7 @@ class _Report:
         cand_tel = self.ev.telemetry(final_no) if final_no else None
         ticks = [{"tick": tick, "baseline": cell(bf, tick, self.base_tel), "candidate": cell(cf, tick, cand_tel)}
                  for tick in sorted(set(bf) | set(cf) | set(CAPTURE_TICKS))]
-        return {"any": True, "seed": self.state["settings"]["seed"], "player": fmt(self.state["settings"]["player"]),
+        return {"any": True, "seed": self.state.settings.seed, "player": fmt(self.state.settings.player),
                 "column": self.column(final_no) if final_no else "candidate", "ticks": ticks,
                 "moments": self.moments()}
 
@@ -454,7 +454,7 @@ class _Report:
         evaluated candidate, and the moment a failing one failed (its death)."""
         cards = []
         for e in self.ev.rounds():
-            n = e["round"]
+            n = e.round
             tel = self.ev.telemetry(n)
             if not tel:
                 continue
@@ -477,13 +477,13 @@ class _Report:
                    seed: int | None = None) -> list[dict[str, str]]:
         """The arena at each (tick, caption) of round ``n`` (None: the baseline), drawn by the
         reference simulator from one run up to the last tick wanted: captions and data: URIs."""
-        entry = self.ev.run_entry(n) or {}
-        request = self.ev.json(entry.get("request")) or {}
+        entry = self.ev.run_entry(n)
+        request = (self.ev.json(entry.request) if entry else None) or {}
         config = self.ev.baseline_config() if n is None else self.ev.json(
-            next(e for e in self.ev.rounds() if e["round"] == n)["config"])
+            next(e for e in self.ev.rounds() if e.round == n).config)
         program = compile_program(BulletHellConfig.model_validate(config))
-        player = player or request.get("player") or self.state["settings"]["player"]
-        seed = request.get("seed", self.state["settings"]["seed"]) if seed is None else seed
+        player = player or request.get("player") or self.state.settings.player
+        seed = request.get("seed", self.state.settings.seed) if seed is None else seed
         snapshots = Simulation(program, player).snapshots_at(seed=seed, ticks=[tick for tick, _ in wanted])
         figures = []
         for tick, caption in wanted:
@@ -496,7 +496,7 @@ class _Report:
 
     def fairness_section(self) -> dict[str, Any] | None:
         """The fair-fight analysis: verdict, the safe-area curve, and the tightest moment's frame."""
-        reports = [(None, self.ev.fairness(None))] + [(e["round"], self.ev.fairness(e["round"]))
+        reports = [(None, self.ev.fairness(None))] + [(e.round, self.ev.fairness(e.round))
                                                       for e in self.ev.rounds()]
         parsed = [(n, FairnessReport.model_validate(r)) for n, r in reports if r is not None]
         if not parsed:
@@ -532,44 +532,45 @@ class _Report:
     def review_section(self) -> dict[str, Any]:
         cards = []
         for r in self.rounds:
-            gate = r.get("gate")
-            allowed = r.get("allowed")
-            if allowed:
-                allowed = {"count": len(allowed.get("intents", [])), "can_accept": bool(allowed.get("can_accept")),
-                           "intents": [{"intent": i, "phases": ", ".join((allowed.get("phases") or {}).get(i, [])),
-                                        "reason": (allowed.get("reasons") or {}).get(i, "")}
-                                       for i in allowed.get("intents", [])],
-                           "refused": list((allowed.get("refused") or {}).items())}
-            rep = r.get("repair")
-            if rep:
-                rep = {"ok": rep.get("ok"), "text": rep.get("explanation") or rep.get("error") or "",
-                       "changes": [{"path": c.get("path"), "before": fmt(c.get("before")), "after": fmt(c.get("after"))}
-                                   for c in rep.get("changes", [])],
-                       "search": [{"ratio": s["ratio"], "value": fmt(s.get("value")), "passes": s["outcome"] == "passes",
-                                   "outcome": s["outcome"].replace("_", " "),
-                                   "failed": ", ".join(s.get("failed_checks") or [])} for s in rep.get("search") or []]}
-            cards.append({"round": r["round"], "origin": r.get("origin"), "engine": self.engine_line(r),
-                          "passed": r.get("passed"), "miss": None if r.get("passed") is None else f"{r['miss_score']:.4f}",
-                          "verdict": r.get("verdict"), "gate": gate,
-                          "gate_tone": GATE_TONE.get(gate["outcome"], "neutral") if gate else None,
+            gate = r.gate
+            allowed = None
+            if r.allowed:
+                a = r.allowed
+                allowed = {"count": len(a.intents), "can_accept": a.can_accept,
+                           "intents": [{"intent": i, "phases": ", ".join(a.phases.get(i, [])),
+                                        "reason": a.reasons.get(i, "")} for i in a.intents],
+                           "refused": list(a.refused.items())}
+            rep = None
+            if r.repair:
+                p = r.repair
+                rep = {"ok": p.ok, "text": p.explanation or p.error or "",
+                       "changes": [{"path": c.path, "before": fmt(c.before), "after": fmt(c.after)} for c in p.changes],
+                       "search": [{"ratio": s.ratio, "value": fmt(s.value), "passes": s.outcome == "passes",
+                                   "outcome": s.outcome.replace("_", " "), "failed": ", ".join(s.failed_checks)}
+                                  for s in p.search or []]}
+            cards.append({"round": r.round, "origin": r.origin, "engine": self.engine_line(r),
+                          "passed": r.passed, "miss": None if r.passed is None else f"{r.miss_score:.4f}",
+                          "verdict": as_json(r.verdict), "gate": as_json(gate),
+                          "gate_tone": GATE_TONE.get(gate.outcome, "neutral") if gate else None,
                           "allowed": allowed, "repair": rep})
         return {"cards": cards}
 
-    def engine_line(self, r: dict[str, Any]) -> dict[str, Any]:
+    @staticmethod
+    def engine_line(r: Round) -> dict[str, Any]:
         """Per candidate: pre-screened and not run in the engine, or the engine run and its parity."""
-        run = r.get("run") or {}
-        return {"prescreen_failed": ", ".join(r["prescreen_failed"]) if r.get("prescreen_failed") else None,
-                "ran": bool(run), "engine": run.get("engine"), "ok": bool(run.get("ok")),
-                "parity": bool(r.get("prescreen"))}
+        run = r.run
+        return {"prescreen_failed": ", ".join(r.prescreen_failed) if r.prescreen_failed else None,
+                "ran": run is not None, "engine": run.engine if run else None, "ok": bool(run and run.ok),
+                "parity": r.prescreen is not None}
 
     def agents_section(self) -> dict[str, Any]:
         entries = []
-        req = (self.ev.index.get("requirement") or {}).get("agent")
+        req = self.ev.index.requirement.agent if self.ev.index.requirement else None
         if req:
             entries.append(("requirement", self.ev.json(req)))
         for e in self.ev.rounds():
-            if e.get("agent"):
-                entries.append((f"review, round {e['round']}", self.ev.json(e["agent"])))
+            if e.agent:
+                entries.append((f"review, round {e.round}", self.ev.json(e.agent)))
         calls = []
         for label, rec in entries:
             for i, call in enumerate((rec or {}).get("calls", [])):
@@ -589,7 +590,7 @@ class _Report:
     def timeline_section(self) -> dict[str, Any]:
         events = self.ev.events()
         # the event log holds every trace line (the state can miss the last one of a step)
-        trace = [e["data"]["line"] for e in events if e.get("type") == "trace"] or self.state.get("trace", [])
+        trace = [e["data"]["line"] for e in events if e.get("type") == "trace"] or self.state.trace
         rows = []
         t0 = events[0]["at"] if events else 0
         for e in events:
@@ -614,28 +615,29 @@ class _Report:
 
     def budget_section(self) -> dict[str, Any]:
         s = self.state
-        b = s["settings"]["budgets"]
-        u = s["usage"]
-        rows = [("candidate engine runs", u["candidate_runs"], b["max_candidate_runs"]),
-                ("baseline runs", u["baseline_runs"], 1),
-                ("model calls", u["model_calls"], b["max_model_calls"]),
-                ("tokens", u["tokens"], b["max_tokens"]),
-                ("deadline (s after authorization)", "—", fmt(b["deadline_seconds"])),
-                ("stagnation rounds", "—", b["stagnation_rounds"])]
-        if u.get("population_runs"):
-            rows.insert(2, ("bot population runs", u["population_runs"], "—"))
-        auth = s.get("authorization")
-        if auth:
-            policy = (auth.get("scope") or {}).get("fairness_policy")
-            auth = {"actor": auth["actor"], "via": auth.get("via"), "at": utc(auth.get("at")),
-                    "engine": auth.get("engine"), "policy": policy,
+        b = s.settings.budgets
+        u = s.usage
+        rows: list[tuple[str, Any, Any]] = [
+            ("candidate engine runs", u.candidate_runs, b.max_candidate_runs),
+            ("baseline runs", u.baseline_runs, 1),
+            ("model calls", u.model_calls, b.max_model_calls),
+            ("tokens", u.tokens, b.max_tokens),
+            ("deadline (s after authorization)", "—", fmt(b.deadline_seconds)),
+            ("stagnation rounds", "—", b.stagnation_rounds)]
+        if u.population_runs:
+            rows.insert(2, ("bot population runs", u.population_runs, "—"))
+        auth = None
+        if s.authorization:
+            a = s.authorization
+            policy = a.scope.fairness_policy
+            auth = {"actor": a.actor, "via": a.via, "at": utc(a.at), "engine": a.engine, "policy": policy,
                     "policy_words": POLICY_WORDS.get(policy, "") if policy else ""}
         return {"rows": rows, "auth": auth}
 
     def verify_section(self) -> dict[str, Any]:
-        red = self.ev.index.get("redactions") or {}
-        return {"bundle_name": self.bundle_name, "files": red.get("files", []),
-                "events": ", ".join(map(str, red["events"])) if red.get("events") else None}
+        red = self.ev.index.redactions
+        return {"bundle_name": self.bundle_name, "files": red.files,
+                "events": ", ".join(map(str, red.events)) if red.events else None}
 
     def context(self) -> dict[str, Any]:
         s = self.state
@@ -656,8 +658,8 @@ class _Report:
             ("budgets", "Budgets and usage", self.budget_section()),
             ("verify", "How to verify", self.verify_section()),
         ]
-        page = {"id": s["id"], "status": s["status"], "created": utc(s.get("created_at")), "engine": self.engine_text(),
-                "provider": s["settings"]["provider"], "seed": s["settings"]["seed"], "version": gcv.__version__}
+        page = {"id": s.id, "status": str(s.status), "created": utc(s.created_at), "engine": self.engine_text(),
+                "provider": s.settings.provider, "seed": s.settings.seed, "version": gcv.__version__}
         return {"page": page, "verdict": self.verdict(),
                 "sections": [{"id": sid, "title": title, "data": data} for sid, title, data in sections]}
 

@@ -59,7 +59,9 @@ from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Reason, Status
 from gcv.evaluation.models import Evaluation
 from gcv.evidence.checks import CheckResult, Outcome, Skip, first_difference, run_check, short
 from gcv.evidence.collect import (ENVELOPE_NAME, EVENTS_NAME, INDEX_NAME, MANIFEST_NAME, REPORT_NAME, EvidenceError,
-                                  REQUEST_NAME, STATE_NAME, Evidence, run_label)
+                                  REQUEST_NAME, STATE_NAME, Evidence, as_json, as_json_value, repair_record,
+                                  review_record, run_label)
+from gcv.evidence.index import RunFiles
 from gcv.evidence.manifest import PREDICATE_TYPE, STATEMENT_TYPE, subject_pairs
 from gcv.evidence.merkle import merkle_root
 from gcv.evidence.replay import REPLAY_CHECKS, replay_checks
@@ -73,7 +75,8 @@ from gcv.store.safezip import LIMITS, BundleReadError, Limits, read_bundle
 from gcv.validation.diff import diff_configs
 from gcv.validation.validate import validate
 from gcv.workflow.events import CreatedEvent, HistoryError, trace_lines, transitions
-from gcv.workflow.state import STATE_SCHEMA_FILE, state_json_schema
+from gcv.workflow.state import (STATE_SCHEMA_FILE, FairnessRecord, PopulationRecord, RunRecord, WorkflowState,
+                                state_json_schema)
 from gcv.workflow.states import DECISION_TARGET, IllegalTransition, check_transition
 
 @functools.lru_cache(maxsize=1)
@@ -278,14 +281,23 @@ class _Consistency:
             self._ev = Evidence(self.files)
         return self._ev
 
+    @property
+    def state(self) -> WorkflowState:
+        """The bundle's state, typed; a check that needs it is skipped when it is not a workflow
+        state (consistency.state_schema names what is wrong)."""
+        try:
+            return self.ev.state
+        except EvidenceError as exc:
+            raise Skip(str(exc)) from None
+
     def _rh(self, digest: Any) -> Any:
         """A workspace hash named in the event log, as the bundle names it."""
-        return (self.ev.index.get("rehashed") or {}).get(digest, digest)
+        return self.ev.index.rehashed.get(digest, digest)
 
     def _configs(self) -> tuple[Any, dict[int, Any], Any]:
         ev = self.ev
         baseline = BulletHellConfig.model_validate(ev.baseline_config())
-        cands = {e["round"]: ev.json(e["config"]) for e in ev.rounds()}
+        cands = {e.round: ev.json(e.config) for e in ev.rounds()}
         goal = Goal.model_validate(ev.goal()) if ev.goal() is not None else None
         return baseline, cands, goal
 
@@ -299,7 +311,10 @@ class _Consistency:
 
     def index_check(self) -> Outcome:
         ev = self.ev
-        idx = ev.index
+        try:
+            idx = ev.index
+        except EvidenceError as exc:
+            return "", [str(exc)]
         problems = []
         referenced = {INDEX_NAME, STATE_NAME, EVENTS_NAME, REQUEST_NAME, REPORT_NAME}
 
@@ -310,31 +325,29 @@ class _Consistency:
             if name not in self.files:
                 problems.append(f"index.json names {name} ({what}) but the bundle has no such file")
 
-        if idx.get("workflow_id") != ev.state.get("id"):
-            problems.append(f"index.json is for {idx.get('workflow_id')!r}, the state for {ev.state.get('id')!r}")
-        ref(idx.get("goal"), "goal")
-        ref(idx["baseline"].get("config"), "baseline config")
-        runs = [("baseline", idx["baseline"].get("run")), ("baseline_prescreen", idx["baseline"].get("prescreen"))]
-        for name in (idx.get("requirement") or {}).get("attempts") or [(idx.get("requirement") or {}).get("agent")]:
+        state = self.state
+        if idx.workflow_id != state.id:
+            problems.append(f"index.json is for {idx.workflow_id!r}, the state for {state.id!r}")
+        ref(idx.goal, "goal")
+        ref(idx.baseline.config, "baseline config")
+        for name in idx.requirement.all() if idx.requirement else []:
             ref(name, "requirement agent")
-        ref(idx["baseline"].get("population"), "baseline population")
-        ref(idx["baseline"].get("fairness"), "baseline fair-fight analysis")
-        state_rounds = [r["round"] for r in ev.state.get("rounds", [])]
-        if [e["round"] for e in ev.rounds()] != state_rounds:
-            problems.append(f"index.json rounds {[e['round'] for e in ev.rounds()]} are not the state's {state_rounds}")
+        ref(idx.baseline.population, "baseline population")
+        ref(idx.baseline.fairness, "baseline fair-fight analysis")
+        state_rounds = [r.round for r in state.rounds]
+        if [e.round for e in ev.rounds()] != state_rounds:
+            problems.append(f"index.json rounds {[e.round for e in ev.rounds()]} are not the state's {state_rounds}")
         if state_rounds != list(range(1, len(state_rounds) + 1)):
             problems.append(f"the state's rounds are numbered {state_rounds}, not 1..{len(state_rounds)}")
         for e in ev.rounds():
-            for key in ("config", "diff", "validation", "evaluation", "population", "fairness", "agent", "review",
-                        "repair"):
-                ref(e.get(key), f"round {e['round']} {key}")
-            runs.append((run_label(e["round"]), e.get("run")))
-            runs.append((run_label(e["round"]) + "_prescreen", e.get("prescreen")))
-        for label, run in runs:
+            for key, file in e.named():
+                ref(file, f"round {e.round} {key}")
+        for label, run in idx.runs():
             if run:
-                for key in ("request", "telemetry", "log"):
-                    ref(run.get(key), f"{label} {key}")
-                for frame in run.get("frames", []):
+                ref(run.request, f"{label} request")
+                ref(run.telemetry, f"{label} telemetry")
+                ref(run.log, f"{label} log")
+                for frame in run.frames:
                     ref(frame, f"{label} frame")
         for name in sorted(self.files):
             if name not in referenced and name not in (MANIFEST_NAME, ENVELOPE_NAME):
@@ -347,15 +360,12 @@ class _Consistency:
             events = ev.history()
         except HistoryError as exc:
             return "", [f"{EVENTS_NAME}: {exc} (not an event GCV writes)"]
-        try:
-            state = ev.workflow_state()
-        except EvidenceError as exc:
-            raise Skip(str(exc)) from None  # consistency.state_schema names what is wrong
+        state = self.state
         problems: list[str] = []
         if not events or not isinstance(events[0], CreatedEvent):
             return "", ["the event log does not start with a 'created' event"]
         created = events[0].data
-        problems += self._history_problems(ev.state, ev.events())
+        problems += self._history_problems(state, ev.events())
         if self._rh(created.baseline_hash) != state.baseline_hash:
             problems.append("the state's baseline is not the one the 'created' event names")
         if created.request != state.request:
@@ -414,46 +424,45 @@ class _Consistency:
         return f"state agrees with {len(events)} events (status {current})", problems
 
     @staticmethod
-    def _history_problems(state: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
+    def _history_problems(state: WorkflowState, events: list[dict[str, Any]]) -> list[str]:
         """The event log reaches exactly as far as the state says (a bundle carries the events its
         state includes, no more, no fewer); states written before ``history`` name ``event_seq``."""
-        includes = int(state.get("event_seq", -1)) + 1
-        mark = (state.get("history") or {}).get("events")
+        includes = state.event_seq + 1
+        mark = state.history.events if state.history else None
         if len(events) < includes or (mark is not None and len(events) != includes):
             return [f"the event log holds {len(events)} events, the state includes {includes} (event_seq)"]
         if mark is None:  # an older bundle may carry the events of a step that never finished
             return []
-        if mark.get("count") != len(events) or mark.get("hash") != (events[-1]["hash"] if events else None):
-            return [f"the state's history reaches {mark.get('count')} events / {str(mark.get('hash'))[:12]}..., the "
+        if mark.count != len(events) or mark.hash != (events[-1]["hash"] if events else None):
+            return [f"the state's history reaches {mark.count} events / {str(mark.hash)[:12]}..., the "
                     f"event log {len(events)} / {str(events[-1].get('hash') if events else None)[:12]}..."]
         return []
 
     def configs_check(self) -> Outcome:
         ev = self.ev
-        state = ev.state
+        state = self.state
         problems = []
-        if content_hash(ev.baseline_config()) != state["baseline_hash"]:
+        if content_hash(ev.baseline_config()) != state.baseline_hash:
             problems.append("configs/baseline.json does not hash to the state's baseline_hash")
-        if ev.text(REQUEST_NAME).rstrip("\n") != state["request"]:
+        if ev.text(REQUEST_NAME).rstrip("\n") != state.request:
             problems.append("request.txt is not the state's request")
-        if state.get("goal_hash") and (ev.goal() is None or content_hash(ev.goal()) != state["goal_hash"]):
+        if state.goal_hash and (ev.goal() is None or content_hash(ev.goal()) != state.goal_hash):
             problems.append("goal.json does not hash to the state's goal_hash")
-        req = state.get("requirement")
-        if req:
-            agent = ev.json((ev.index.get("requirement") or {}).get("agent"))
-            if agent is None or content_hash(agent.get("decision")) != req["hash"]:
+        if state.requirement:
+            agent = ev.json(ev.index.requirement.agent if ev.index.requirement else None)
+            if agent is None or content_hash(agent.get("decision")) != state.requirement.hash:
                 problems.append("the requirement decision does not hash to the state's requirement.hash")
         hashes = {}
         for e in ev.rounds():
-            r = ev.state_round(e["round"]) or {}
-            cfg = ev.json(e["config"])
-            hashes[e["round"]] = content_hash(cfg)
-            if hashes[e["round"]] != r.get("candidate_hash"):
-                problems.append(f"{e['config']} does not hash to round {e['round']}'s candidate_hash "
+            r = ev.state_round(e.round)
+            cfg = ev.json(e.config)
+            hashes[e.round] = content_hash(cfg)
+            if r is None or hashes[e.round] != r.candidate_hash:
+                problems.append(f"{e.config} does not hash to round {e.round}'s candidate_hash "
                                 f"(swapped or edited config)")
-        final = state.get("final_candidate_hash")
+        final = state.final_candidate_hash
         if final is not None:
-            best = state.get("best_round")
+            best = state.best_round
             if best not in hashes or hashes[best] != final:
                 problems.append(f"final_candidate_hash is not the candidate of best_round {best}")
         return f"baseline + {len(hashes)} candidate config(s), goal and request match their hashes", problems
@@ -465,15 +474,15 @@ class _Consistency:
         baseline, cands, goal = self._configs()
         problems = []
         for e in ev.rounds():
-            r = ev.state_round(e["round"]) or {}
-            recorded = ev.json(e.get("validation"))
-            if recorded is None or content_hash(recorded) != r.get("validation_hash"):
-                problems.append(f"validation/{run_label(e['round'])}.json does not hash to the state's validation_hash")
+            r = ev.state_round(e.round)
+            recorded = ev.json(e.validation)
+            if r is None or recorded is None or content_hash(recorded) != r.validation_hash:
+                problems.append(f"validation/{run_label(e.round)}.json does not hash to the state's validation_hash")
                 continue
-            again = validate(baseline, cands[e["round"]], goal).model_dump(mode="json")
+            again = validate(baseline, cands[e.round], goal).model_dump(mode="json")
             diff = first_difference(recorded, again)
             if diff:
-                problems.append(f"candidate {e['round']} re-validates differently: {diff}")
+                problems.append(f"candidate {e.round} re-validates differently: {diff}")
         return f"{len(ev.rounds())} candidate(s) re-validate to their recorded reports (4 layers)", problems
 
     def diffs_check(self) -> Outcome:
@@ -483,58 +492,61 @@ class _Consistency:
         baseline, cands, _ = self._configs()
         problems = []
         for e in ev.rounds():
-            r = ev.state_round(e["round"]) or {}
-            recorded = ev.json(e.get("diff"))
-            if recorded is None or content_hash(recorded) != r.get("diff_hash"):
-                problems.append(f"diffs/{run_label(e['round'])}.json does not hash to the state's diff_hash")
+            r = ev.state_round(e.round)
+            recorded = ev.json(e.diff)
+            if r is None or recorded is None or content_hash(recorded) != r.diff_hash:
+                problems.append(f"diffs/{run_label(e.round)}.json does not hash to the state's diff_hash")
                 continue
-            again = [c.model_dump(mode="json") for c in diff_configs(baseline, cands[e["round"]])]
+            again = [c.model_dump(mode="json") for c in diff_configs(baseline, cands[e.round])]
             diff = first_difference(recorded, again)
             if diff:
-                problems.append(f"the diff of candidate {e['round']} is not diff_configs(baseline, candidate): {diff}")
+                problems.append(f"the diff of candidate {e.round} is not diff_configs(baseline, candidate): {diff}")
         return f"{len(ev.rounds())} diff(s) recomputed from the configs", problems
 
     def runs_check(self) -> Outcome:
         ev = self.ev
-        state = ev.state
-        settings = state["settings"]
-        base = ev.index["baseline"]
-        runs = [("baseline", state.get("baseline_run"), state["baseline_hash"], ev.baseline_config(), base.get("run")),
-                ("baseline_prescreen", state.get("baseline_prescreen"), state["baseline_hash"], ev.baseline_config(),
-                 base.get("prescreen"))]
+        state = self.state
+        settings = state.settings
+        base = ev.index.baseline
+        runs: list[tuple[str, RunRecord | None, str, Any, RunFiles | None]] = [
+            ("baseline", state.baseline_run, state.baseline_hash, ev.baseline_config(), base.run),
+            ("baseline_prescreen", state.baseline_prescreen, state.baseline_hash, ev.baseline_config(),
+             base.prescreen)]
         for e in ev.rounds():
-            r = ev.state_round(e["round"]) or {}
-            for suffix, key in (("", "run"), ("_prescreen", "prescreen")):
-                runs.append((run_label(e["round"]) + suffix, r.get(key), r.get("candidate_hash"), ev.json(e["config"]),
-                             e.get(key)))
+            r = ev.state_round(e.round)
+            if r is None:
+                continue  # consistency.index names the round the state lacks
+            label = run_label(e.round)
+            runs.append((label, r.run, r.candidate_hash, ev.json(e.config), e.run))
+            runs.append((label + "_prescreen", r.prescreen, r.candidate_hash, ev.json(e.config), e.prescreen))
         problems = []
         count = 0
-        for label, record, cfg_hash, cfg, entry in runs:
-            if not record:
+        for label, record, cfg_hash, cfg, files in runs:
+            if record is None:
                 continue
             count += 1
-            entry = entry or {}
-            req_data = ev.json(entry.get("request"))
-            if req_data is None or content_hash(req_data) != record.get("request_hash"):
+            entry = files or RunFiles(run_id=record.run_id)
+            req_data = ev.json(entry.request)
+            if req_data is None or content_hash(req_data) != record.request_hash:
                 problems.append(f"runs/{label}/request.json does not hash to the run record's request_hash")
                 continue
             req = RunRequest.model_validate(req_data)
-            if req.run_id != record.get("run_id") or req.output_dir != f"runs/{req.run_id}":
+            if req.run_id != record.run_id or req.output_dir != f"runs/{req.run_id}":
                 problems.append(f"runs/{label}/request.json names run {req.run_id!r} / {req.output_dir!r}, "
-                                f"not {record.get('run_id')!r}")
+                                f"not {record.run_id!r}")
             if req.config_hash != cfg_hash:
                 problems.append(f"runs/{label}/request.json runs config {req.config_hash[:12]}..., "
                                 f"not {label}'s {str(cfg_hash)[:12]}...")
             compiled = compile_program(BulletHellConfig.model_validate(cfg))
             if program_hash(compiled) != req.program_hash or program_hash(req.program) != req.program_hash:
                 problems.append(f"runs/{label}/request.json's program is not compile_program({label} config)")
-            if req.seed != settings["seed"] or req.player.model_dump() != settings["player"]:
+            if req.seed != settings.seed or req.player.model_dump() != settings.player:
                 problems.append(f"runs/{label} used seed {req.seed} / player {req.player.model_dump()}, the workflow "
-                                f"{settings['seed']} / {settings['player']}")
-            if not record.get("ok"):
+                                f"{settings.seed} / {settings.player}")
+            if not record.ok:
                 continue
-            tel = ev.json(entry.get("telemetry"))
-            if tel is None or content_hash(tel) != record.get("telemetry_hash"):
+            tel = ev.json(entry.telemetry)
+            if tel is None or content_hash(tel) != record.telemetry_hash:
                 problems.append(f"runs/{label}/telemetry.json does not hash to the run record's telemetry_hash")
                 continue
             Telemetry.model_validate(tel)
@@ -544,8 +556,8 @@ class _Consistency:
                 if tel.get(key) != want:
                     problems.append(f"runs/{label}/telemetry.json {key} {short(tel.get(key))} is not the request's "
                                     f"{short(want)}")
-            bundled = sorted(Path(f).name for f in entry.get("frames", []))
-            recorded = sorted(Path(f).name for f in record.get("frames", []))
+            bundled = sorted(Path(f).name for f in entry.frames)
+            recorded = sorted(Path(f).name for f in record.frames)
             if bundled != recorded:
                 problems.append(f"runs/{label} frames {bundled} are not the recorded {recorded}")
         if not count:
@@ -557,19 +569,18 @@ class _Consistency:
         problems = []
         count = 0
         for e in ev.rounds():
-            r = ev.state_round(e["round"]) or {}
-            if not r.get("evaluation_hash"):
+            r = ev.state_round(e.round)
+            if r is None or not r.evaluation_hash:
                 continue
             count += 1
-            data = ev.json(e.get("evaluation"))
-            if data is None or content_hash(data) != r["evaluation_hash"]:
-                problems.append(f"evaluations/{run_label(e['round'])}.json does not hash to the state's "
+            data = ev.json(e.evaluation)
+            if data is None or content_hash(data) != r.evaluation_hash:
+                problems.append(f"evaluations/{run_label(e.round)}.json does not hash to the state's "
                                 "evaluation_hash")
                 continue
             model = Evaluation.model_validate(data)
-            if (model.miss_score, model.passed, model.fingerprint()) != (r.get("miss_score"), r.get("passed"),
-                                                                          r.get("fingerprint")):
-                problems.append(f"round {e['round']}: miss score / passed / fingerprint in the state differ from "
+            if (model.miss_score, model.passed, model.fingerprint()) != (r.miss_score, r.passed, r.fingerprint):
+                problems.append(f"round {e.round}: miss score / passed / fingerprint in the state differ from "
                                 f"the evaluation")
         if not count:
             raise Skip("no evaluation in this bundle")
@@ -577,11 +588,13 @@ class _Consistency:
 
     def populations_check(self) -> Outcome:
         ev = self.ev
-        state = ev.state
-        spec = state["settings"].get("population")
-        records = [("baseline", state.get("baseline_population"), ev.index["baseline"].get("population"))]
-        records += [(run_label(e["round"]), (ev.state_round(e["round"]) or {}).get("population"), e.get("population"))
-                    for e in ev.rounds()]
+        state = self.state
+        spec = state.settings.population
+        records: list[tuple[str, PopulationRecord | None, Any]] = [
+            ("baseline", state.baseline_population, ev.index.baseline.population)]
+        for e in ev.rounds():
+            r = ev.state_round(e.round)
+            records.append((run_label(e.round), r.population if r else None, e.population))
         records = [r for r in records if r[1] or r[2]]
         if not records:
             raise Skip("no bot population in this workflow")
@@ -589,10 +602,10 @@ class _Consistency:
         targets = [dict(t, basis=spec.get("basis", "point")) for t in spec["targets"]] if spec else []
         for label, record, name in records:
             summary = ev.json(name)
-            if not record or summary is None or content_hash(summary) != record.get("summary_hash"):
+            if record is None or summary is None or content_hash(summary) != record.summary_hash:
                 problems.append(f"populations/{label}.json does not hash to the state's population summary_hash")
                 continue
-            diff = first_difference(record.get("checks"),
+            diff = first_difference(record.checks,
                                     evaluate_population(PopulationSummary.model_validate(summary), targets))
             if diff:
                 problems.append(f"the population checks of {label} are not those of its summary: {diff}")
@@ -600,78 +613,78 @@ class _Consistency:
 
     def fairness_check(self) -> Outcome:
         ev = self.ev
-        state = ev.state
-        records: list[tuple[str, int | None, Any]] = [("baseline", None, state.get("baseline_fairness"))]
-        records += [(run_label(r["round"]), r["round"], r.get("fairness")) for r in state.get("rounds", [])]
-        records = [r for r in records if r[2]]
+        state = self.state
+        records: list[tuple[str, int | None, FairnessRecord]] = []
+        if state.baseline_fairness is not None:
+            records.append(("baseline", None, state.baseline_fairness))
+        records += [(run_label(r.round), r.round, r.fairness) for r in state.rounds if r.fairness is not None]
         if not records:
             raise Skip("no fair-fight analysis in this workflow")
         problems = []
         for label, n, record in records:
             report = ev.fairness(n)
-            if report is None or content_hash(report) != record.get("report_hash"):
+            if report is None or content_hash(report) != record.report_hash:
                 problems.append(f"analysis/{label}_fairness.json does not hash to the state's report_hash")
-            elif report.get("verdict") != record.get("verdict"):
+            elif report.get("verdict") != record.verdict:
                 problems.append(f"the fair-fight verdict of {label} differs between the report and the state")
         return f"{len(records)} fair-fight report(s) match the state", problems
 
     def agents_check(self) -> Outcome:
         ev = self.ev
-        state = ev.state
+        state = self.state
         records = []
         problems = []
-        requirement = ev.index.get("requirement") or {}
-        for name in requirement.get("attempts") or [requirement.get("agent")]:
+        for name in ev.index.requirement.all() if ev.index.requirement else []:
             req = ev.json(name)
             if req is not None:
                 records.append(req)
         for e in ev.rounds():
-            rec = ev.json(e.get("agent"))
+            rec = ev.json(e.agent)
             if rec is not None:
                 records.append(rec)
-                r = ev.state_round(e["round"]) or {}
-                if canonical_json(rec.get("verdict")) != canonical_json(r.get("verdict")):
-                    problems.append(f"agents/review_round_{e['round']}.json verdict differs from the state's")
+                r = ev.state_round(e.round)
+                if canonical_json(rec.get("verdict")) != canonical_json(as_json(r.verdict) if r else None):
+                    problems.append(f"agents/review_round_{e.round}.json verdict differs from the state's")
         calls = [c for rec in records for c in rec.get("calls", [])]
         hashes = [content_hash(c) for c in calls]
-        if hashes != state.get("agent_calls", []):
+        if hashes != state.agent_calls:
             problems.append(f"the {len(calls)} recorded agent call(s) do not hash to the state's agent_calls "
-                            f"({len(state.get('agent_calls', []))})")
+                            f"({len(state.agent_calls)})")
         tokens = sum(int((c.get("usage") or {}).get(k, 0)) for c in calls for k in (
             "input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"))
         # calls that read the designer's answers are counted apart (usage.clarification_calls, issue 27)
-        counted = state["usage"]["model_calls"] + int(state["usage"].get("clarification_calls", 0))
-        if len(calls) != counted or tokens != state["usage"]["tokens"]:
-            problems.append(f"usage says {counted} calls / {state['usage']['tokens']} tokens, "
+        counted = state.usage.model_calls + state.usage.clarification_calls
+        if len(calls) != counted or tokens != state.usage.tokens:
+            problems.append(f"usage says {counted} calls / {state.usage.tokens} tokens, "
                             f"the call records {len(calls)} / {tokens}")
         return f"{len(calls)} agent call(s) match the state's hashes and usage ({tokens} tokens)", problems
 
     def reviews_check(self) -> Outcome:
         ev = self.ev
-        rounds = ev.state.get("rounds", [])
+        rounds = self.state.rounds
         problems = []
         count = 0
         for i, e in enumerate(ev.rounds()):
-            r = ev.state_round(e["round"]) or {}
-            review = ev.json(e.get("review"))
-            if (r.get("allowed") is not None or r.get("gate") is not None) != (review is not None):
-                problems.append(f"round {e['round']}: review record present in one of state / bundle only")
+            r = ev.state_round(e.round)
+            if r is None:
+                continue  # consistency.index names the round the state lacks
+            review = ev.json(e.review)
+            if (r.allowed is not None or r.gate is not None) != (review is not None):
+                problems.append(f"round {e.round}: review record present in one of state / bundle only")
             if review is not None:
                 count += 1
+                recorded = review_record(r)
                 for key in ("passed", "miss_score", "fingerprint", "allowed", "verdict", "gate"):
-                    if canonical_json(review.get(key)) != canonical_json(r.get(key)):
-                        problems.append(f"reviews/round_{e['round']}.json {key} differs from the state")
-            repair = ev.json(e.get("repair"))
-            if (r.get("repair") is not None) != (repair is not None):
-                problems.append(f"round {e['round']}: repair record present in one of state / bundle only")
+                    if canonical_json(review.get(key)) != canonical_json(recorded[key]):
+                        problems.append(f"reviews/round_{e.round}.json {key} differs from the state")
+            repair = ev.json(e.repair)
+            if (r.repair is not None) != (repair is not None):
+                problems.append(f"round {e.round}: repair record present in one of state / bundle only")
             if repair is not None:
-                nxt = rounds[i + 1]["candidate_hash"] if i + 1 < len(rounds) else None
-                want = {"round": e["round"], "intent": (r.get("gate") or {}).get("intent"),
-                        "phase_id": (r.get("gate") or {}).get("phase_id"), "from_candidate": r["candidate_hash"],
-                        "to_candidate": nxt, **r["repair"]}
-                diff = first_difference(want, repair)
+                nxt = rounds[i + 1].candidate_hash if i + 1 < len(rounds) else None
+                diff = first_difference(repair_record(r, nxt), repair)
                 if diff:
-                    problems.append(f"repairs/round_{e['round']}.json differs from the state: {diff}")
+                    problems.append(f"repairs/round_{e.round}.json differs from the state: {diff}")
         return f"{count} review(s) and their gate results / repairs match the state", problems
 
     def verdict_check(self) -> Outcome:
@@ -681,16 +694,16 @@ class _Consistency:
         edited (with events, state and manifest re-hashed to match) fails plain ``verify`` too.
         """
         ev = self.ev
-        state = ev.state
-        status = state["status"]
-        reason: Any = state.get("terminal_reason")  # raw JSON: Reason() below refuses a bad one
-        human = state.get("human_decision")
+        state = self.state
+        status = str(state.status)
+        reason = as_json_value(state.terminal_reason)
+        human = state.human_decision
         problems: list[str] = []
-        loop_status = status
+        loop_status: str | None = status
         if human:
-            want = DECISION_TARGET.get(human.get("decision"))
+            want = DECISION_TARGET.get(human.decision)
             if want != status:
-                problems.append(f"the decision {human.get('decision')!r} leads to {want}, the state says {status!r}")
+                problems.append(f"the decision {human.decision!r} leads to {want}, the state says {status!r}")
             decided = [e for e in transitions(ev.history()) if e.data.decision is not None]
             loop_status = str(decided[-1].source) if decided else None
             if loop_status is None:
@@ -698,15 +711,12 @@ class _Consistency:
         elif status in HUMAN_DECISIONS:
             problems.append(f"status {status!r} needs a recorded human decision")
         if loop_status in LOOP_END:
-            try:
-                led = Reason(reason).status
-            except ValueError:
+            if state.terminal_reason is None:
                 problems.append(f"the loop ended {loop_status!r} with no known terminal reason ({reason!r})")
-            else:
-                if led != loop_status:
-                    problems.append(f"terminal reason {reason!r} leads to {led}, not to {loop_status!r}")
+            elif (led := state.terminal_reason.status) != loop_status:
+                problems.append(f"terminal reason {reason!r} leads to {led}, not to {loop_status!r}")
         if loop_status == Status.EVIDENCE_READY or status == Status.ACCEPTED:
-            best = state.get("best_round")
+            best = state.best_round
             rnd = ev.state_round(best) if best is not None else None
             evaluation = ev.evaluation(best) if best is not None else None
             if rnd is None or evaluation is None:
@@ -715,9 +725,9 @@ class _Consistency:
                 if evaluation.get("passed") is not True:
                     problems.append(f"evidence_ready, but the final evaluation (round {best}) did not pass: "
                                     f"{_failed_checks(evaluation)}")
-                if (rnd.get("gate") or {}).get("outcome") != "accept":
+                if rnd.gate is None or rnd.gate.outcome != "accept":
                     problems.append(f"evidence_ready, but the policy gate of round {best} did not accept")
-                if state.get("final_candidate_hash") != rnd.get("candidate_hash"):
+                if state.final_candidate_hash != rnd.candidate_hash:
                     problems.append(f"the final candidate is not round {best}'s")
             if reason != Reason.ACCEPTED_BY_REVIEW:
                 problems.append(f"evidence_ready needs terminal reason accepted_by_review, not {reason!r}")
@@ -729,18 +739,18 @@ class _Consistency:
         if self.manifest is None:
             raise Skip("no valid manifest")
         p = self.manifest["predicate"]
-        state = self.ev.state
+        state = self.state
         want = {
-            "workflow.id": state["id"], "workflow.status": state["status"],
-            "workflow.terminal_reason": state.get("terminal_reason"), "workflow.request": state["request"],
-            "seed": state["settings"]["seed"], "budgets": state["settings"]["budgets"], "usage": state["usage"],
-            "engine.requested": state["settings"]["engine"], "provider": state["settings"]["provider"],
-            "final_decision.final_candidate_hash": state.get("final_candidate_hash"),
-            "final_decision.best_round": state.get("best_round"),
-            "final_decision.human_decision": state.get("human_decision"),
+            "workflow.id": state.id, "workflow.status": str(state.status),
+            "workflow.terminal_reason": as_json_value(state.terminal_reason), "workflow.request": state.request,
+            "seed": state.settings.seed, "budgets": as_json(state.settings.budgets), "usage": as_json(state.usage),
+            "engine.requested": state.settings.engine, "provider": state.settings.provider,
+            "final_decision.final_candidate_hash": state.final_candidate_hash,
+            "final_decision.best_round": state.best_round,
+            "final_decision.human_decision": as_json(state.human_decision),
         }
         if "evidence_version" in p:  # bundles written before versions have none
-            want["evidence_version"] = evidence_version(self.ev.history(), state["status"]).as_dict()
+            want["evidence_version"] = evidence_version(self.ev.history(), str(state.status)).as_dict()
         problems = []
         for path, value in want.items():
             got: Any = p
@@ -780,8 +790,8 @@ def verify_files(files: dict[str, bytes], *, bundle: str = "bundle", replay: boo
     consistency = _Consistency(files, integrity.manifest)
     report.checks += consistency.run()
     try:
-        report.workflow_id = consistency.ev.state.get("id")
-        report.status = consistency.ev.state.get("status")
+        report.workflow_id = consistency.ev.raw_state.get("id")  # said even when the state is not valid
+        report.status = consistency.ev.raw_state.get("status")
     except Exception:  # noqa: BLE001 - the checks above already say what is wrong
         pass
     if replay:

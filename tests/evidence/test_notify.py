@@ -147,14 +147,17 @@ def test_a_failing_receiver_is_retried_with_back_off_and_never_fails_the_workflo
 
 def _fake_workflow(home: Path, wf_id: str = "wf-1", status: str = "evidence_ready") -> None:
     """A workflow folder with a state and one transition, as the loop writes them."""
+    from gcv.contract.status import Status
     from gcv.store.workflow_dir import WorkflowDir
+    from gcv.workflow.state import Settings, WorkflowState
 
     d = WorkflowDir(home / "workflows" / wf_id, workspace=home)
     d.root.mkdir(parents=True)
     d.append_event({"type": "transition", "at": time.time(), "from": "reviewing", "to": status,
                     "data": {"message": "every hard and intent check passes"}})
-    d.write_state({"id": wf_id, "status": status, "request": f"make phase 2 denser {TOKEN}",
-                   "terminal_reason": None})
+    d.write_state(WorkflowState(id=wf_id, status=Status(status), request=f"make phase 2 denser {TOKEN}",
+                                settings=Settings(), baseline_hash="0" * 64, baseline_source="embedded",
+                                created_at=time.time()).to_json())
 
 
 def test_a_hanging_receiver_costs_at_most_the_budget_and_is_retried_later(home: Path, receiver: Receiver) -> None:

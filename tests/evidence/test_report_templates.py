@@ -11,7 +11,11 @@ templates rendered them byte for byte; since then the report changed on purpose 
 the goldens' report.html were re-rendered each time: the pending decision names
 ``--note TEXT`` when accept or rollback needs a note, and (no byte here, neither has one)
 the second reading's section. The edited one lost an event kind GCV never writes (the typed
-history refuses it; its hostile text is in every other field still).
+history refuses it; its hostile text is in every other field still), then its state became a
+workflow state (the report reads the typed state, issue 30): the terminal reason, the verdict's
+verdict and intent are valid names again (the hostile text moved to the verdict's reason and the
+decision's note), and the authorization got its scope and budgets; the old renderer re-rendered
+its report.html from that state and the typed one renders the same bytes.
 ``verify --replay`` compares a re-rendered report with the bundled one only under the same
 gcv version, so the golden comparison renders under the version the bundle records. When
 the report changes on purpose, these bundles are re-rendered with the new renderer and the
