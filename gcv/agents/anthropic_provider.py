@@ -39,7 +39,7 @@ import json
 import math
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any, Literal, TypedDict, TypeVar
@@ -51,7 +51,7 @@ from gcv.agents import prompts
 from gcv.agents.base import (INTENTS, REPAIR_INTENTS, AgentCall, RequirementDecision, ReviewVerdict,
                              Usage)
 from gcv.agents.candidate_check import candidate_mismatches, mismatch_feedback
-from gcv.agents.errors import (AgentBudgetExceeded, AgentOutputInvalid, AgentRefused, AgentTruncated,
+from gcv.agents.errors import (AgentBudgetExceeded, CallLimits, AgentOutputInvalid, AgentRefused, AgentTruncated,
                                AgentUnavailable, CallBudget)
 from gcv.agents.strict_schema import strict_schema
 from gcv.contract.canonical import canonical_json, sha256_hex
@@ -267,7 +267,7 @@ def _plain(value: Any) -> str:
 
 
 def requirement_prompt(request_text: str, baseline: BulletHellConfig,
-                       follow_ups: list[str] | tuple[str, ...] = ()) -> tuple[prompts.Prompt, str, str]:
+                       follow_ups: Sequence[str] = ()) -> tuple[prompts.Prompt, str, str]:
     """(prompt, system text, user text) for the Requirement Agent. ``follow_ups`` are the
     designer's answers to earlier questions; they refine the request (later ones win)."""
     prompt = prompts.load("requirement")
@@ -440,9 +440,8 @@ class _AnthropicAgent:
         retries = self.settings.agent_retries if max_agent_retries is None else max_agent_retries
         if not 0 <= retries <= MAX_AGENT_RETRIES:
             raise ProviderConfigError(f"max_agent_retries must be in 0..{MAX_AGENT_RETRIES} (got {retries})")
-        self.max_agent_retries = retries
+        self.max_agent_retries = retries  # unless the workflow's limits name another number
         self.model = self.settings.model
-        self.budget: CallBudget | None = None  # set by the workflow before each agent call
         self._requests = 0  # HTTP attempts so far (the SDK's retries included)
         key = _api_key(env)
         self._redact: Callable[[str], str] = lambda text: text.replace(key, f"[redacted:{ENV_KEY}]")
@@ -478,22 +477,26 @@ class _AnthropicAgent:
                 "messages": messages, "tools": [tool], "tool_choice": choice}
 
     def _converse(self, prompt: prompts.Prompt, system: str, user: str, tool: dict[str, Any],
-                  decode: Callable[[str], T]) -> tuple[T, list[AgentCall]]:
+                  decode: Callable[[str], T], limits: CallLimits | None) -> tuple[T, list[AgentCall]]:
         prompt_sha = sha256_hex(f"{system}\n\n{user}".encode("utf-8"))
         messages: list[dict[str, Any]] = [{"role": "user", "content": [{"type": "text", "text": user}]}]
         calls: list[AgentCall] = []
         last_error = ""
-        for attempt in range(self.max_agent_retries + 1):
+        budget = limits.budget if limits is not None else None
+        retries = (limits.max_retries if limits is not None and limits.max_retries is not None
+                   else self.max_agent_retries)
+        for attempt in range(retries + 1):
             body = self._body(system, messages, tool)
             payload = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
             estimate = estimate_tokens(payload)
-            if self.budget is not None:
-                rule = self.budget.check(estimate)
+            if budget is not None:
+                rule = budget.check(estimate)
                 if rule is not None:
-                    raise AgentBudgetExceeded(self._budget_message(rule, attempt, estimate), calls, rule=rule)
+                    raise AgentBudgetExceeded(self._budget_message(budget, rule, attempt, estimate), calls,
+                                              rule=rule)
             call, content = self._call(body, payload, prompt.prompt_id, prompt_sha, calls)
-            if self.budget is not None:
-                self.budget.spend(call.usage.total)
+            if budget is not None:
+                budget.spend(call.usage.total)
             if call.stop_reason == "refusal":
                 detail = self._refusal_detail(content)
                 calls.append(call.model_copy(update={"error_type": "refusal", "error": detail}))
@@ -516,8 +519,8 @@ class _AnthropicAgent:
             calls.append(call)
             return result, calls
         raise AgentOutputInvalid(
-            f"the {self.agent} answer was still invalid after {self.max_agent_retries} "
-            f"retr{'y' if self.max_agent_retries == 1 else 'ies'}: {last_error}", calls)
+            f"the {self.agent} answer was still invalid after {retries} "
+            f"retr{'y' if retries == 1 else 'ies'}: {last_error}", calls)
 
     def _call(self, body: dict[str, Any], payload: bytes, prompt_id: str, prompt_sha: str,
               calls: list[AgentCall]) -> tuple[AgentCall, list[Any]]:
@@ -621,9 +624,7 @@ class _AnthropicAgent:
         texts = [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
         return " ".join(t.strip() for t in texts if t.strip())[:300]
 
-    def _budget_message(self, rule: str, attempt: int, estimate: int) -> str:
-        b = self.budget
-        assert b is not None
+    def _budget_message(self, b: CallBudget, rule: str, attempt: int, estimate: int) -> str:
         which = "call" if attempt == 0 else f"retry {attempt}"
         if rule == "model_call_budget":
             return (f"the {self.agent} {which} would exceed the model-call budget "
@@ -697,11 +698,11 @@ class AnthropicRequirementProvider(_AnthropicAgent):
 
     agent = "requirement"
 
-    def propose(self, request_text: str, baseline: BulletHellConfig, *,
-                follow_ups: list[str] | tuple[str, ...] = ()) -> tuple[RequirementDecision, list[AgentCall]]:
+    def propose(self, request_text: str, baseline: BulletHellConfig, *, follow_ups: Sequence[str] = (),
+                limits: CallLimits | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
         prompt, system, user = requirement_prompt(request_text, baseline, follow_ups)
         return self._converse(prompt, system, user, requirement_tool(),
-                              lambda raw: decode_requirement_against(raw, baseline))
+                              lambda raw: decode_requirement_against(raw, baseline), limits)
 
 
 class AnthropicReviewProvider(_AnthropicAgent):
@@ -709,9 +710,10 @@ class AnthropicReviewProvider(_AnthropicAgent):
 
     agent = "review"
 
-    def review(self, evidence: dict[str, Any], allowed_intents: list[str]) -> tuple[ReviewVerdict, list[AgentCall]]:
+    def review(self, evidence: dict[str, Any], allowed_intents: list[str], *,
+               limits: CallLimits | None = None) -> tuple[ReviewVerdict, list[AgentCall]]:
         prompt, system, user = review_prompt(evidence, list(allowed_intents))
-        return self._converse(prompt, system, user, review_tool(), decode_review_output)
+        return self._converse(prompt, system, user, review_tool(), decode_review_output, limits)
 
 
 __all__ = ["AnthropicRequirementProvider", "AnthropicReviewProvider", "AnthropicSettings", "ProviderConfigError",

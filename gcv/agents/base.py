@@ -10,7 +10,8 @@ provider never applies a number or runs an engine.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import ConfigDict, Field
 
@@ -19,6 +20,9 @@ from gcv.contract.goal import Goal
 from gcv.contract.intents import INTENTS, REPAIR_INTENTS, Intent
 from gcv.contract.models import BulletHellConfig
 from gcv.repair.models import ReviewVerdict
+
+if TYPE_CHECKING:
+    from gcv.agents.errors import CallLimits
 
 Decision = Literal["accepted", "needs_clarification", "out_of_scope", "blocked", "no_change"]
 DECISIONS: tuple[str, ...] = ("accepted", "needs_clarification", "out_of_scope", "blocked", "no_change")
@@ -108,17 +112,19 @@ class AgentCall(_Strict):
 class RequirementProvider(Protocol):
     name: str
 
-    def propose(self, request_text: str, baseline: BulletHellConfig, *,
-                follow_ups: list[str] = ...) -> tuple[RequirementDecision, list[AgentCall]]:
+    def propose(self, request_text: str, baseline: BulletHellConfig, *, follow_ups: Sequence[str] = (),
+                limits: CallLimits | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
         """Decide what the request asks, refined by the designer's answers to earlier questions
-        (``follow_ups``, in order; omitted when there are none). May return several calls (retries)."""
+        (``follow_ups``, in order), within ``limits`` (the workflow's budgets for this step).
+        May return several calls (retries)."""
 
 
 class ReviewProvider(Protocol):
     name: str
 
-    def review(self, evidence: dict[str, Any], allowed_intents: list[str]) -> tuple[ReviewVerdict, list[AgentCall]]:
-        """Pick accept / repair-with-one-intent / human_review from the evidence."""
+    def review(self, evidence: dict[str, Any], allowed_intents: list[str], *,
+               limits: CallLimits | None = None) -> tuple[ReviewVerdict, list[AgentCall]]:
+        """Pick accept / repair-with-one-intent / human_review from the evidence, within ``limits``."""
 
 
 __all__ = ["AgentCall", "BlockIssue", "Choice", "DECISIONS", "Question", "QuestionKind", "Decision", "INTENTS", "Intent", "REPAIR_INTENTS",

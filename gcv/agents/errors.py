@@ -89,3 +89,14 @@ class CallBudget:
     def spend(self, tokens: int) -> None:
         self.spent_calls += 1
         self.spent_tokens += tokens
+
+
+@dataclass(frozen=True)
+class CallLimits:
+    """What the workflow allows one agent step, passed to the provider with the call: the calls
+    and tokens left (``budget``, retries included) and how many times malformed output may be
+    retried (``max_retries``; None: the provider's own setting). A provider that makes exactly
+    one call (offline, replay) takes them and needs neither."""
+
+    budget: CallBudget | None = None
+    max_retries: int | None = None

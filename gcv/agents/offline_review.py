@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from gcv.agents.base import AgentCall, ReviewVerdict
+from gcv.agents.errors import CallLimits
 from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
 from gcv.contract.canonical import canonical_bytes, sha256_hex
 from gcv.contract.intents import (
@@ -95,8 +96,8 @@ def prompt_sha256(evidence: dict[str, Any], allowed_intents: list[str] | None) -
 class OfflineReviewProvider:
     name = "offline"
 
-    def review(self, evidence: dict[str, Any] | ReviewEvidence,
-               allowed_intents: list[str] | None = None) -> tuple[ReviewVerdict, list[AgentCall]]:
+    def review(self, evidence: dict[str, Any] | ReviewEvidence, allowed_intents: list[str] | None = None, *,
+               limits: CallLimits | None = None) -> tuple[ReviewVerdict, list[AgentCall]]:
         ev = evidence if isinstance(evidence, ReviewEvidence) else ReviewEvidence.model_validate(evidence)
         verdict = decide(ev, allowed_intents)
         request = canonical_bytes({"evidence": ev.model_dump(mode="json"), "allowed_intents": allowed_intents})

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gcv.agents.base import AgentCall, RequirementDecision, ReviewVerdict
-from gcv.agents.errors import (AgentBudgetExceeded, AgentError, AgentOutputInvalid, AgentRefused,
+from gcv.agents.errors import (AgentBudgetExceeded, AgentError, CallLimits, AgentOutputInvalid, AgentRefused,
                                AgentTruncated, AgentUnavailable, ReplayMismatch)
 from gcv.agents.anthropic_provider import (OutputInvalid, decode_requirement_against, decode_requirement_output,
                                            decode_review_output, requirement_prompt, review_prompt, validation_text)
@@ -216,7 +217,6 @@ class _ReplayProvider:
     def __init__(self, path: str | Path | Recording) -> None:
         self.recording = path if isinstance(path, Recording) else load_recording(path)
         self.path = self.recording.source
-        self.budget = None  # accepted and ignored: the recorded calls carry their own usage
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.path!r})"
@@ -258,8 +258,9 @@ class _ReplayProvider:
 
 
 class ReplayRequirementProvider(_ReplayProvider):
-    def propose(self, request_text: str, baseline: BulletHellConfig, *,
-                follow_ups: list[str] | tuple[str, ...] = ()) -> tuple[RequirementDecision, list[AgentCall]]:
+    def propose(self, request_text: str, baseline: BulletHellConfig, *, follow_ups: Sequence[str] = (),
+                limits: CallLimits | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
+        """The recorded answer (``limits`` accepted and unused: the recorded calls carry their usage)."""
         n = len(follow_ups)  # the request, then once after each answer
         rec = self.recording
         what = f"requirement call {n + 1} (replay of {self.path})"
@@ -279,7 +280,8 @@ class ReplayRequirementProvider(_ReplayProvider):
 
 
 class ReplayReviewProvider(_ReplayProvider):
-    def review(self, evidence: dict[str, Any], allowed_intents: list[str]) -> tuple[ReviewVerdict, list[AgentCall]]:
+    def review(self, evidence: dict[str, Any], allowed_intents: list[str], *,
+               limits: CallLimits | None = None) -> tuple[ReviewVerdict, list[AgentCall]]:
         rec = self.recording
         n = int(evidence.get("round", 0))
         what = f"review of round {n} (replay of {self.path})"

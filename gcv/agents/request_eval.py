@@ -49,7 +49,7 @@ from pydantic import (ConfigDict, Field, StrictBool, StrictFloat, StrictInt, Str
 
 from gcv.contract.base import GcvModel
 from gcv.agents.base import DECISIONS, AgentCall, Decision, RequirementDecision, RequirementProvider
-from gcv.agents.errors import AgentError, ReplayMismatch
+from gcv.agents.errors import AgentError, CallLimits, ReplayMismatch
 from gcv.agents.replay_provider import decode_recorded_output, prompt_fingerprint
 from gcv.agents.requirement import Proposal, RequirementAgent
 from gcv.contract.canonical import config_hash
@@ -262,18 +262,17 @@ def takes_follow_ups(provider: Any) -> bool:
         return False
 
 
-class _WithAnswers:
-    """Adapts a follow-up-aware provider to the one-argument interface RequirementAgent calls."""
+class _Folded:
+    """Adapts a provider that takes only the text and the baseline (a script under evaluation)
+    to the interface RequirementAgent calls: its answers arrive folded into the text."""
 
-    def __init__(self, inner: Any, follow_ups: Sequence[str]) -> None:
+    def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.name = getattr(inner, "name", "provider")
-        self.follow_ups = tuple(follow_ups)
 
-    def propose(self, request_text: str, baseline: BulletHellConfig, *,
-                follow_ups: list[str] | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
-        """Always with the answers given at construction (RequirementAgent passes none here)."""
-        return self.inner.propose(request_text, baseline, follow_ups=self.follow_ups)  # type: ignore[no-any-return]
+    def propose(self, request_text: str, baseline: BulletHellConfig, *, follow_ups: Sequence[str] = (),
+                limits: CallLimits | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
+        return self.inner.propose(fold_answers(request_text, follow_ups), baseline)  # type: ignore[no-any-return]
 
 
 class _Answered:
@@ -284,8 +283,8 @@ class _Answered:
     def __init__(self, decision: RequirementDecision, calls: list[AgentCall]) -> None:
         self.decision, self.calls = decision, calls
 
-    def propose(self, request_text: str, baseline: BulletHellConfig, *,
-                follow_ups: list[str] | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
+    def propose(self, request_text: str, baseline: BulletHellConfig, *, follow_ups: Sequence[str] = (),
+                limits: CallLimits | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
         return self.decision, list(self.calls)
 
 
@@ -308,13 +307,12 @@ class ProviderRunner:
         self.native_answers = takes_follow_ups(provider)
 
     def run(self, request: LabeledRequest, baseline: BulletHellConfig) -> Outcome:
-        agent_provider: RequirementProvider
-        if self.native_answers:
-            sent, agent_provider = request.text, _WithAnswers(self.provider, request.follow_ups)
-        else:
-            sent, agent_provider = fold_answers(request.text, request.follow_ups), self.provider
+        agent_provider: RequirementProvider = self.provider if self.native_answers else _Folded(self.provider)
+        # what the provider is sent: the request (its answers beside it), or both as one text
+        sent = request.text if self.native_answers else fold_answers(request.text, request.follow_ups)
         try:
-            proposal = RequirementAgent(agent_provider).propose_with_report(sent, baseline)
+            proposal = RequirementAgent(agent_provider).propose_with_report(request.text, baseline,
+                                                                            follow_ups=request.follow_ups)
             outcome = Outcome(proposal, list(proposal.calls))
         except AgentError as exc:
             outcome = Outcome(None, list(exc.calls), error=str(exc), error_kind=exc.kind)

@@ -24,6 +24,7 @@ from typing import Callable
 from gcv.agents.anthropic_provider import AnthropicRequirementProvider
 from gcv.agents.base import AgentCall, BlockIssue, RequirementDecision, RequirementProvider
 from gcv.agents.candidate_check import value_at
+from gcv.agents.errors import CallLimits
 from gcv.agents.goal_applier import GoalRangeError, apply_goal
 from gcv.agents.offline_requirement import OfflineRequirementProvider
 from gcv.agents.replay_provider import ReplayRequirementProvider
@@ -120,18 +121,16 @@ class RequirementAgent:
     def __init__(self, provider: RequirementProvider) -> None:
         self.provider = provider
 
-    def propose(self, text: str, baseline: BulletHellConfig, *,
-                follow_ups: Sequence[str] = ()) -> tuple[RequirementDecision, list[AgentCall]]:
-        proposal = self.propose_with_report(text, baseline, follow_ups=follow_ups)
+    def propose(self, text: str, baseline: BulletHellConfig, *, follow_ups: Sequence[str] = (),
+                limits: CallLimits | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
+        proposal = self.propose_with_report(text, baseline, follow_ups=follow_ups, limits=limits)
         return proposal.decision, proposal.calls
 
-    def propose_with_report(self, text: str, baseline: BulletHellConfig, *,
-                            follow_ups: Sequence[str] = ()) -> Proposal:
-        """``follow_ups``: the designer's answers to earlier questions, in order (answer in place)."""
-        if follow_ups:
-            decision, calls = self.provider.propose(text, baseline, follow_ups=list(follow_ups))
-        else:
-            decision, calls = self.provider.propose(text, baseline)
+    def propose_with_report(self, text: str, baseline: BulletHellConfig, *, follow_ups: Sequence[str] = (),
+                            limits: CallLimits | None = None) -> Proposal:
+        """``follow_ups``: the designer's answers to earlier questions, in order (answer in place);
+        ``limits``: what the workflow allows this step (the provider gets them with the call)."""
+        decision, calls = self.provider.propose(text, baseline, follow_ups=list(follow_ups), limits=limits)
         if decision.decision != "accepted":
             return Proposal(decision, list(calls))
         if decision.goal is None:

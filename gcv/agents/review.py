@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from gcv.agents.anthropic_provider import AnthropicReviewProvider
 from gcv.agents.base import AgentCall, ReviewProvider, ReviewVerdict
+from gcv.agents.errors import CallLimits
 from gcv.agents.offline_review import OfflineReviewProvider
 from gcv.agents.replay_provider import ReplayReviewProvider
 from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
@@ -23,8 +24,9 @@ class ReviewAgent:
     def __init__(self, provider: ReviewProvider) -> None:
         self.provider = provider
 
-    def review(self, evidence: ReviewEvidence) -> tuple[ReviewVerdict, list[AgentCall]]:
-        return self.provider.review(evidence.model_dump(mode="json"), list(evidence.allowed_intents))
+    def review(self, evidence: ReviewEvidence, *,
+               limits: CallLimits | None = None) -> tuple[ReviewVerdict, list[AgentCall]]:
+        return self.provider.review(evidence.model_dump(mode="json"), list(evidence.allowed_intents), limits=limits)
 
 
 def _offline() -> ReviewProvider:

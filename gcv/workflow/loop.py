@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from gcv.agents.base import RequirementDecision
-from gcv.agents.errors import AgentError, CallBudget
+from gcv.agents.errors import AgentError, CallBudget, CallLimits
 from gcv.agents.requirement import RequirementAgent
 from gcv.agents.review import ReviewAgent
 from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
@@ -223,20 +223,16 @@ class WorkflowLoop:
             state.best_round = best.round
             state.final_candidate_hash = best.candidate_hash
 
-    def _with_budget(self, provider: Any, state: WorkflowState, *, clarifying: bool = False) -> Any:
-        """Tell the provider what is left, so its own retries stay inside the budgets (a call that
-        reads the designer's answers draws on the clarification budget, not on the model calls)."""
+    @staticmethod
+    def _limits(state: WorkflowState, *, clarifying: bool = False) -> CallLimits:
+        """What is left for one agent step, handed to the provider with the call so its own retries
+        stay inside the budgets (a call that reads the designer's answers draws on the
+        clarification budget, not on the model calls)."""
         budgets = state.settings.budgets
         left = (budgets.max_clarification_calls - state.usage.clarification_calls if clarifying
                 else budgets.max_model_calls - state.usage.model_calls)
-        try:
-            provider.budget = CallBudget(remaining_calls=left,
-                                         remaining_tokens=budgets.max_tokens - state.usage.tokens)
-        except AttributeError:  # a provider without a budget slot makes exactly one call
-            pass
-        if hasattr(provider, "max_agent_retries"):
-            provider.max_agent_retries = budgets.max_agent_retries
-        return provider
+        budget = CallBudget(remaining_calls=left, remaining_tokens=budgets.max_tokens - state.usage.tokens)
+        return CallLimits(budget=budget, max_retries=budgets.max_agent_retries)
 
     @staticmethod
     def _count_calls(d: WorkflowDir, state: WorkflowState, calls: list[dict[str, Any]], *,
@@ -313,10 +309,10 @@ class WorkflowLoop:
         follow_ups = [a.text for a in state.answers]
 
         def work() -> dict[str, Any]:
-            provider = self._with_budget(self.activities.requirement_provider(state.settings.provider), state,
-                                         clarifying=clarifying)
+            provider = self.activities.requirement_provider(state.settings.provider)
             try:
-                decision, calls = RequirementAgent(provider).propose(state.request, baseline, follow_ups=follow_ups)
+                decision, calls = RequirementAgent(provider).propose(
+                    state.request, baseline, follow_ups=follow_ups, limits=self._limits(state, clarifying=clarifying))
             except AgentError as exc:
                 return _agent_failure(exc)
             return {"decision": decision.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
@@ -561,9 +557,9 @@ class WorkflowLoop:
             return self._stop(d, state, stop)
 
         def work() -> dict[str, Any]:
-            provider = self._with_budget(self.activities.review_provider(state.settings.provider), state)
+            provider = self.activities.review_provider(state.settings.provider)
             try:
-                verdict, calls = ReviewAgent(provider).review(evidence)
+                verdict, calls = ReviewAgent(provider).review(evidence, limits=self._limits(state))
             except AgentError as exc:
                 return _agent_failure(exc)
             return {"verdict": verdict.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}

@@ -24,7 +24,7 @@ from gcv.agents.anthropic_provider import (DEFAULT_MODEL, REQUIREMENT_TOOL, REVI
                                            decode_requirement_output, estimate_tokens, requirement_prompt,
                                            requirement_tool, review_tool)
 from gcv.agents.base import RequirementDecision
-from gcv.agents.errors import (AgentOutputInvalid, AgentRefused, AgentTruncated, AgentUnavailable, CallBudget,
+from gcv.agents.errors import (AgentOutputInvalid, AgentRefused, AgentTruncated, AgentUnavailable, CallBudget, CallLimits,
                                ReplayMismatch)
 from gcv.agents.offline_requirement import decide
 from gcv.agents.requirement import RequirementAgent, get_requirement_provider
@@ -113,8 +113,8 @@ def test_requirement_schema_refuses_extra_fields() -> None:
 def test_valid_answer_one_call_recorded_in_full(fake_anthropic: FakeAnthropic) -> None:
     fake_anthropic.reply(fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY), usage_=usage(1200, 300, 40, 60)))
     provider = get_requirement_provider("anthropic")
-    provider.budget = CallBudget(remaining_calls=4, remaining_tokens=200_000)
-    decision, calls = RequirementAgent(provider).propose(EASY, BASELINE)
+    budget = CallBudget(remaining_calls=4, remaining_tokens=200_000)
+    decision, calls = RequirementAgent(provider).propose(EASY, BASELINE, limits=CallLimits(budget=budget))
 
     assert decision.decision == "accepted" and decision.candidate is not None
     assert len(fake_anthropic.requests) == 1 and len(calls) == 1
@@ -127,7 +127,7 @@ def test_valid_answer_one_call_recorded_in_full(fake_anthropic: FakeAnthropic) -
                                        "cache_creation_input_tokens": 40, "cache_read_input_tokens": 60}
     assert call.stop_reason == "tool_use" and call.retries == 0 and call.error_type is None
     assert json.loads(call.raw_output)[0]["input"] == answer(EASY)
-    assert provider.budget.spent_calls == 1 and provider.budget.spent_tokens == 1600
+    assert budget.spent_calls == 1 and budget.spent_tokens == 1600
 
     sent = fake_anthropic.requests[0]
     assert sent.path == "/v1/messages" and call.request_bytes > len(system)
@@ -168,14 +168,14 @@ def test_malformed_then_valid_feeds_the_error_back_paired_with_the_tool_use(fake
     first = fake_anthropic.tool(REQUIREMENT_TOOL, bad, usage_=usage(1000, 400))
     fake_anthropic.reply(first, fake_anthropic.tool(REQUIREMENT_TOOL, answer(EASY), usage_=usage(1500, 380)))
     provider = AnthropicRequirementProvider()
-    provider.budget = CallBudget(remaining_calls=4, remaining_tokens=200_000)
-    decision, calls = provider.propose(EASY, BASELINE)
+    budget = CallBudget(remaining_calls=4, remaining_tokens=200_000)
+    decision, calls = provider.propose(EASY, BASELINE, limits=CallLimits(budget=budget))
 
     assert decision.decision == "accepted"
     assert len(fake_anthropic.requests) == 2 and len(calls) == 2
     assert [c.error_type for c in calls] == ["output_invalid", None]
     assert "candidate.phases.0.pattern.bullets_per_wave" in calls[0].error
-    assert provider.budget.spent_calls == 2 and provider.budget.spent_tokens == 1400 + 1880
+    assert budget.spent_calls == 2 and budget.spent_tokens == 1400 + 1880
     retry = fake_anthropic.requests[1].body
     first_content = first.body["content"]
     assert retry["messages"][0] == fake_anthropic.requests[0].body["messages"][0]
@@ -260,13 +260,13 @@ def test_refusal_is_a_recorded_outcome(fake_anthropic: FakeAnthropic) -> None:
     fake_anthropic.reply(fake_anthropic.message([{"type": "text", "text": "I can't help with that."}],
                                                 stop_reason="refusal", usage_=usage(900, 12)))
     provider = AnthropicRequirementProvider()
-    provider.budget = CallBudget(remaining_calls=4, remaining_tokens=200_000)
+    budget = CallBudget(remaining_calls=4, remaining_tokens=200_000)
     with pytest.raises(AgentRefused) as info:
-        provider.propose(EASY, BASELINE)
+        provider.propose(EASY, BASELINE, limits=CallLimits(budget=budget))
     (call,) = info.value.calls
     assert call.stop_reason == "refusal" and call.error_type == "refusal" and "can't help" in call.error
     assert info.value.kind == "agent_refused" and info.value.status == "blocked"
-    assert len(fake_anthropic.requests) == 1 and provider.budget.spent_tokens == 912
+    assert len(fake_anthropic.requests) == 1 and budget.spent_tokens == 912
 
 
 def test_max_tokens_is_truncated(fake_anthropic: FakeAnthropic) -> None:

@@ -23,7 +23,7 @@ class _Fixed:
     def __init__(self, candidate) -> None:  # type: ignore[no-untyped-def]
         self.candidate = candidate
 
-    def propose(self, text: str, baseline):  # type: ignore[no-untyped-def]
+    def propose(self, text: str, baseline, *, follow_ups=(), limits=None):  # type: ignore[no-untyped-def]
         decision = RequirementDecision(decision="accepted", goal=GOAL, candidate=self.candidate, rationale="x0.8")
         return decision, [AgentCall(agent="requirement", provider="fixed", model="m", prompt_id="p")]
 

@@ -494,7 +494,8 @@ class _Scripted:
     def __init__(self, decision: RequirementDecision) -> None:
         self.decision = decision
 
-    def propose(self, request_text: str, baseline: BulletHellConfig) -> tuple[RequirementDecision, list[AgentCall]]:
+    def propose(self, request_text: str, baseline: BulletHellConfig, *, follow_ups: Any = (),
+                limits: Any = None) -> tuple[RequirementDecision, list[AgentCall]]:
         return self.decision, [AgentCall(agent="requirement", provider="scripted", model="m", prompt_id="p")]
 
 

@@ -163,9 +163,9 @@ class ScriptedReviewer:
 
     def __init__(self, intent: str, tokens: int = 0) -> None:
         self.intent, self.tokens = intent, tokens
-        self.budget = None
 
-    def review(self, evidence: dict[str, Any], allowed: list[str]) -> tuple[ReviewVerdict, list[AgentCall]]:
+    def review(self, evidence: dict[str, Any], allowed: list[str], *,
+               limits: Any = None) -> tuple[ReviewVerdict, list[AgentCall]]:
         phases = evidence.get("allowed_phases", {}).get(self.intent) or [None]
         verdict = ReviewVerdict(verdict="repair", intent=self.intent, target_phase_id=phases[0], reason="scripted")
         call = AgentCall(agent="review", provider="scripted", model="script", prompt_id="review/scripted",
@@ -174,7 +174,7 @@ class ScriptedReviewer:
 
 
 class BrokenReviewer(ScriptedReviewer):
-    def review(self, evidence: dict[str, Any], allowed: list[str]):
+    def review(self, evidence: dict[str, Any], allowed: list[str], *, limits: Any = None):
         call = AgentCall(agent="review", provider="broken", model="script", prompt_id="review/broken",
                          raw_output='{"verdict": "maybe"}', error_type="ValidationError")
         raise AgentOutputInvalid("review output invalid after 1 retry: verdict 'maybe' is not allowed",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gcv.agents.base import AgentCall, RequirementDecision
+from gcv.agents.errors import CallLimits
 from gcv.agents.offline_requirement.decision import decide
 from gcv.contract.canonical import canonical_json, config_hash, sha256_hex
 from gcv.contract.models import BulletHellConfig
@@ -31,8 +32,9 @@ class OfflineRequirementProvider:
     model = MODEL_NAME
     prompt_id = PROMPT_ID
 
-    def propose(self, request_text: str, baseline: BulletHellConfig,
-                follow_ups: Sequence[str] = ()) -> tuple[RequirementDecision, list[AgentCall]]:
+    def propose(self, request_text: str, baseline: BulletHellConfig, *, follow_ups: Sequence[str] = (),
+                limits: CallLimits | None = None) -> tuple[RequirementDecision, list[AgentCall]]:
+        """One call, made before any limit could stop it (the loop checks the budgets first)."""
         decision = decide(request_text, baseline, follow_ups=follow_ups)
         raw = canonical_json(decision.model_dump(mode="json"))
         size = len(request_text.encode("utf-8")) + sum(len(a.encode("utf-8")) for a in follow_ups)
