@@ -1,0 +1,153 @@
+"""The fight viewer, the trace history and the New change page in a real headless Chromium
+(Debian's, driven by Playwright), issue 31 items 6, 7 and 8.
+
+* The viewer plays in the browser from the positions JSON: the canvas changes over time, the
+  speed control changes the playback rate (measured in ticks per second of the page's clock
+  against the fight's 60 Hz), and a run with hits has its hit marks on the timeline and the red
+  ring where the bullet touched the player.
+
+Skipped when chromium or Playwright is missing, and failed instead under GCV_REQUIRE_TOOLCHAINS=1.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.console.conftest import TOKENS, USERS_TOML, free_port
+from tests.console.test_browser import _chromium, _playwright
+from tests.console.test_browser_trust import run_workflow
+from tests.console.test_restart import Served
+
+pytestmark = [pytest.mark.slow, pytest.mark.toolchain]
+
+OVERFLOW = "() => document.documentElement.scrollWidth <= window.innerWidth"
+# the rate the viewer plays at: ticks the page shows per second of its own clock, over `ms`
+RATE = """async (ms) => {
+  const root = document.querySelector('.viewer');
+  const t0 = performance.now(), k0 = parseInt(root.dataset.tick, 10);
+  await new Promise(r => setTimeout(r, ms));
+  const t1 = performance.now(), k1 = parseInt(root.dataset.tick, 10);
+  return (k1 - k0) / ((t1 - t0) / 1000);
+}"""
+PIXEL = """([sel, x, y]) => Array.from(document.querySelector(sel).getContext('2d').getImageData(x, y, 1, 1).data)"""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    for name in ("GCV_SIGNING_KEY", "GCV_VERIFY_KEY"):
+        os.environ.pop(name, None)
+    root = tmp_path_factory.mktemp("viewer_browser")
+    workspace = root / "ws"
+    users = root / "users.toml"
+    users.write_text(USERS_TOML, encoding="utf-8")
+    wf, _ = run_workflow(workspace)
+    server = Served(workspace, free_port(), "--users", str(users))
+    try:
+        yield {"url": server.url, "wf": wf}
+    finally:
+        server.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    chromium = _chromium()
+    sync_playwright = _playwright()
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, headless=True,
+                               args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _signed_in(browser, url: str, name: str, width: int = 1280):
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{url}/login")
+    page.fill("#token", TOKENS[name])
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{url}/workflows")
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def test_the_viewer_plays_from_json_at_the_chosen_speed_and_marks_the_hit(served: dict[str, str], browser) -> None:
+    url, wf = served["url"], served["wf"]
+    page = _signed_in(browser, url, "rita")
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.goto(f"{url}/workflows/{wf}/review")
+    page.wait_for_selector(".viewer[data-ready='1']", timeout=60_000)
+    assert any(u.endswith("/positions/baseline.json") for u in requested)
+    assert any(u.endswith("/positions/candidate.json") for u in requested)
+    assert not any(u.endswith(".png") and "/frames/" in u for u in requested)  # no server-drawn frames
+    canvas = "#frame-candidate"
+    assert page.get_attribute(canvas, "data-tick") == "0"
+    still = page.evaluate("(sel) => document.querySelector(sel).toDataURL()", canvas)
+
+    # plays: the canvas changes as the clock runs, at the fight's real rate at 1x
+    page.select_option("#v-speed", "1")
+    page.click("#v-play")
+    assert page.get_attribute(".viewer", "data-playing") == "1"
+    at_1x = page.evaluate(RATE, 1500)
+    moving = page.evaluate("(sel) => document.querySelector(sel).toDataURL()", canvas)
+    assert moving != still, "the canvas did not change while playing"
+    assert 60 * 0.75 <= at_1x <= 60 * 1.25, f"1x plays at {at_1x:.1f} ticks/s, not 60"
+    # the speed control changes the rate (without stopping)
+    page.select_option("#v-speed", "4")
+    at_4x = page.evaluate(RATE, 1000)
+    page.select_option("#v-speed", "0.25")
+    at_quarter = page.evaluate(RATE, 2000)
+    assert at_4x >= 3 * at_1x, (at_1x, at_4x)
+    assert at_quarter <= 0.4 * at_1x and at_quarter > 0, (at_1x, at_quarter)
+    page.click("#v-play")  # pause
+    assert page.get_attribute(".viewer", "data-playing") == "0"
+    paused = page.get_attribute(".viewer", "data-tick")
+    page.wait_for_timeout(300)
+    assert page.get_attribute(".viewer", "data-tick") == paused
+
+    # the hit: a mark on the timeline per hit tick, and the red ring where the bullet touched
+    data = page.evaluate("(u) => fetch(u).then(r => r.json())", f"/workflows/{wf}/positions/baseline.json")
+    assert data["hits"], "the committed baseline's fight has hits"
+    marks = page.query_selector_all(".marks .mark.side-baseline")
+    assert [int(m.get_attribute("data-tick")) for m in marks] == data["hit_ticks"]
+    assert all(m.is_visible() for m in marks)
+    hit = data["hits"][0]
+    page.click(f"button.hit[data-tick='{hit['tick']}']")
+    page.wait_for_function("t => document.querySelector('#frame-baseline').dataset.tick === t", arg=str(hit["tick"]))
+    ppu, hw, hh = data["draw"]["px_per_unit"], data["arena"]["half_width"], data["arena"]["half_height"]
+    cx, cy = ((hit["x"][0] + hw) * ppu) >> 16, 30 + (((hh - hit["y"][0]) * ppu) >> 16)
+    ring = page.evaluate(PIXEL, ["#frame-baseline", cx + 9, cy])
+    assert ring[0] > 200 and ring[1] < 120 and ring[2] < 120, ring  # the hit ring's red (255, 70, 70)
+    centre = page.evaluate(PIXEL, ["#frame-baseline", cx, cy])
+    assert min(centre[:3]) > 200, centre  # the bullet that hit, white, where it touched
+    # a tick before the hit, the bullet that will hit is drawn white among the phase colours
+    page.fill("#v-tick-n", str(hit["tick"] - 1))
+    page.press("#v-tick-n", "Enter")
+    page.wait_for_function("t => document.querySelector('#frame-baseline').dataset.tick === t",
+                           arg=str(hit["tick"] - 1))
+    b, i = data["bullets"], hit["bullets"][0]
+    bx = data["boss"]["x"] + b["vx"][i] * (hit["tick"] - 1 - b["spawn"][i])
+    by = data["boss"]["y"] + b["vy"][i] * (hit["tick"] - 1 - b["spawn"][i])
+    before = page.evaluate(PIXEL, ["#frame-baseline", ((bx + hw) * ppu) >> 16, 30 + (((hh - by) * ppu) >> 16)])
+    assert min(before[:3]) > 200, before
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+    # at a phone's width: one side at a time with the toggle, nothing wider than the screen
+    phone = _signed_in(browser, url, "rita", width=390)
+    phone.goto(f"{url}/workflows/{wf}/review")
+    phone.wait_for_selector(".viewer[data-ready='1']", timeout=60_000)
+    assert phone.is_visible("#v-sides") and phone.is_visible("#frame-candidate")
+    assert not phone.is_visible("#frame-baseline")
+    phone.click("#v-sides button[data-side=baseline]")
+    assert phone.is_visible("#frame-baseline") and not phone.is_visible("#frame-candidate")
+    assert phone.evaluate(OVERFLOW), phone.evaluate("() => document.documentElement.scrollWidth")
+    assert not phone.errors, phone.errors  # type: ignore[attr-defined]
