@@ -27,6 +27,7 @@ from gcv.store.catalog import Workspace
 from gcv.store.errors import CorruptLog
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.events import HistoryError, parse_events
+from gcv.workflow.history import HistoryStep, history
 from gcv.workflow.events import last_step as last_step_event
 from gcv.workflow.state import WorkflowState
 from gcv.workflow.states import decisions_allowed
@@ -57,6 +58,14 @@ def usable_engines() -> list[dict[str, Any]]:
 def usable_providers() -> list[dict[str, Any]]:
     """The providers the picker can offer: the ones a submission takes (``gcv.service``)."""
     return offered_providers()
+
+
+def step_history(d: WorkflowDir) -> list[HistoryStep]:
+    """The workflow's steps with their starts and durations (``gcv.workflow.history``)."""
+    try:
+        return history(parse_events(d.events()))
+    except (CorruptLog, HistoryError):
+        return []
 
 
 def last_step(d: WorkflowDir) -> dict[str, Any] | None:
@@ -98,6 +107,9 @@ def progress(ws: Workspace, jobs: Jobs, d: WorkflowDir, state: WorkflowState) ->
         "deadline_seconds": b.deadline_seconds, "deadline_left": deadline_left,
         "step": last_step(d), "decisions": decisions_allowed(state.status), **liveness(ws, jobs, state),
         "event_seq": state.event_seq,
+        "history": [{"seq": h.seq, "kind": h.kind, "key": h.key, "label": h.label, "lines": list(h.lines),
+                     "start_utc": h.start_utc, "offset": h.offset_words, "duration": h.duration_words}
+                    for h in step_history(d)],
     }
 
 

@@ -5,6 +5,8 @@
   speed control changes the playback rate (measured in ticks per second of the page's clock
   against the fight's 60 Hz), and a run with hits has its hit marks on the timeline and the red
   ring where the bullet touched the player.
+* The workflow page and the evidence report show the same history: each step with its start
+  (UTC), its time since the workflow was created and its duration.
 
 Skipped when chromium or Playwright is missing, and failed instead under GCV_REQUIRE_TOOLCHAINS=1.
 """
@@ -151,3 +153,34 @@ def test_the_viewer_plays_from_json_at_the_chosen_speed_and_marks_the_hit(served
     assert phone.is_visible("#frame-baseline") and not phone.is_visible("#frame-candidate")
     assert phone.evaluate(OVERFLOW), phone.evaluate("() => document.documentElement.scrollWidth")
     assert not phone.errors, phone.errors  # type: ignore[attr-defined]
+
+
+HISTORY = """(sel) => Array.from(document.querySelectorAll(sel + ' tbody tr')).map(tr =>
+  Array.from(tr.children).map(td => td.innerText.trim()))"""
+
+
+def test_the_trace_is_a_history_with_durations_in_the_console_and_the_report(served: dict[str, str],
+                                                                              browser) -> None:
+    url, wf = served["url"], served["wf"]
+    for width in (1280, 390):
+        page = _signed_in(browser, url, "omar", width=width)
+        page.goto(f"{url}/workflows/{wf}")
+        rows = page.evaluate(HISTORY, "#history")
+        assert len(rows) > 5, rows
+        labels = [r[0].split("\n")[0] for r in rows]
+        assert labels[0] == "Proposed" and any(label.startswith("run the baseline") for label in labels)
+        assert "Awaiting authorization" in labels and labels[-1] == "Evidence ready for review"
+        for label, start, since, duration in rows[:-1]:
+            assert start.endswith("Z") and since.startswith("+") and since.endswith((" s", " min", " h")), since
+            assert duration.endswith((" s", " min", " h")), (label, duration)
+        assert rows[-1][3] == "—"
+        assert page.evaluate(OVERFLOW), page.evaluate("() => document.documentElement.scrollWidth")
+        assert not page.errors, page.errors  # type: ignore[attr-defined]
+        page.context.close()
+        # the same rows in the evidence report, which is rendered from the bundle alone
+        report = _signed_in(browser, url, "rita", width=width)
+        report.goto(f"{url}/workflows/{wf}/report")
+        in_report = report.evaluate(HISTORY, "table.history")
+        assert [r[0].split("\n")[0] for r in in_report] == labels
+        assert [r[1:] for r in in_report] == [r[1:] for r in rows]
+        report.context.close()

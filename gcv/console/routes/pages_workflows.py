@@ -125,7 +125,8 @@ def workflow(request: Request, console: ConsoleDep, caller: PageCaller, wf_id: s
     has_evidence = state.usage.engine_runs > 0 and default_report_path(console.ws, wf_id).is_file()
     return page(console, request, "workflow.html", caller, s=state, st=views.status_view(state.status), p=prog,
                 proposal=views.proposal(d, state), plan=views.authorization_plan(state),
-                decisions=decisions_allowed(state.status), has_evidence=has_evidence, error=error)
+                decisions=decisions_allowed(state.status), has_evidence=has_evidence,
+                history=views.step_history(d), error=error)
 
 
 @router.post("/workflows/{wf_id}/answer")

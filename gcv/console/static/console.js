@@ -12,6 +12,7 @@ function csrfToken() {
 function startLive(section) {
   const wf = section.dataset.wf;
   const trace = document.getElementById("trace");
+  const history = document.querySelector("#history tbody");
   const statusText = document.getElementById("live-status");
   const stepText = document.getElementById("live-step");
   const note = document.getElementById("live-note");
@@ -39,6 +40,7 @@ function startLive(section) {
         }
         shown = Math.max(shown, data.trace.length);
       }
+      if (history && data.history) showHistory(history, data.history);
       if (statusText) statusText.textContent = data.status.title;
       if (badge) {
         badge.textContent = data.status.title;
@@ -76,6 +78,42 @@ function startLive(section) {
       source.close();
     }
   };
+}
+
+// the history table (the server's rows, gcv/workflow/history.py): redrawn as the steps arrive
+function showHistory(body, rows) {
+  const cell = function (tr, text, cls) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (cls) td.className = cls;
+    tr.appendChild(td);
+    return td;
+  };
+  const fresh = document.createDocumentFragment();
+  rows.forEach(function (h) {
+    const tr = document.createElement("tr");
+    tr.dataset.seq = h.seq;
+    tr.className = h.kind;
+    const first = cell(tr, h.label);
+    if (h.kind === "step") {
+      const key = document.createElement("span");
+      key.className = "muted small mono";
+      key.textContent = h.key;
+      first.appendChild(document.createTextNode(" "));
+      first.appendChild(key);
+    }
+    h.lines.forEach(function (line) {
+      const div = document.createElement("div");
+      div.className = "muted small";
+      div.textContent = line;
+      first.appendChild(div);
+    });
+    cell(tr, h.start_utc, "mono small nowrap");
+    cell(tr, h.offset, "num");
+    cell(tr, h.duration, "num duration");
+    fresh.appendChild(tr);
+  });
+  body.replaceChildren(fresh);
 }
 
 // ---------------------------------------------------------------- fight viewer
