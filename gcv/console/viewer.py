@@ -31,12 +31,14 @@ from typing import Any
 
 import numpy as np
 
+from gcv.contract.models import BulletHellConfig
 from gcv.sim.engine import Simulation
 from gcv.sim.fixed import TICK_HZ
-from gcv.simio.render import PHASE_COLORS, PX_PER_UNIT
+from gcv.simio.render import PHASE_COLORS, PX_PER_UNIT, png_bytes
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.workflow_dir import WorkflowDir
-from gcv.workflow.state import RunRecord, WorkflowState
+from gcv.workflow.activities import run_request
+from gcv.workflow.state import RunRecord, Settings, WorkflowState
 
 POSITIONS_FORMAT = 1  # the cache file's form; a new form is written beside the old
 
@@ -181,6 +183,37 @@ class FightViewer:
             }
         return {"tick_hz": TICK_HZ, "sides": sides,
                 "max_tick": max((s["ticks"] for s in sides.values()), default=1) - 1}
+
+    def still(self, config: BulletHellConfig) -> tuple[bytes, dict[str, Any]]:
+        """The fight of ``config`` as a new workflow would run its baseline (the default seed
+        and player), drawn at its middle tick by the simulator's renderer: the New change page's
+        picture. Cached by the run request's program hash."""
+        settings = Settings()
+        request = run_request(config, settings=settings, run_id="baseline", capture_ticks=())
+        recorded = request.model_dump(mode="json")  # as the loop records it
+        program, player, seed = recorded["program"], recorded["player"], int(recorded["seed"])
+        folder = self.cache_root / "stills"
+        key = f"{request.program_hash}.{seed}"
+        png_path, meta_path = folder / f"{key}.png", folder / f"{key}.json"
+        try:
+            return png_path.read_bytes(), json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+        with self._lock:
+            sim = Simulation(program, player)
+            sim.reset(seed=seed)
+            while sim.step():
+                pass
+            ticks = sim.tick
+            tick = ticks // 2
+            snap = Simulation(program, player).snapshots_at(seed=seed, ticks=[tick])[tick]
+            data = png_bytes(program, snap)
+        meta = {"tick": tick, "ticks": ticks, "tick_hz": TICK_HZ, "seconds": round(tick / TICK_HZ, 2),
+                "fight_seconds": round(ticks / TICK_HZ, 2), "player": request.player_label, "seed": seed,
+                "alive": int(snap.x.size), "phase": program["phases"][snap.phase_index]["phase_id"]}
+        atomic_write_bytes(png_path, data)
+        atomic_write_bytes(meta_path, json.dumps(meta, sort_keys=True).encode("utf-8"))
+        return data, meta
 
     def positions(self, d: WorkflowDir, state: WorkflowState, side: str) -> bytes:
         """The JSON of the run on ``side`` (compact; cached by its run request)."""

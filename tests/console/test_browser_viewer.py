@@ -7,6 +7,10 @@
   ring where the bullet touched the player.
 * The workflow page and the evidence report show the same history: each step with its start
   (UTC), its time since the workflow was created and its duration.
+* The New change page lists what a change can touch (each phase's pattern fields with human
+  names, today's value and the allowed range; the targets, stricter only) beside a picture of
+  the current fight, and shows the engine set-up to operators only.
+* None of these pages scrolls sideways at 390 px.
 
 Skipped when chromium or Playwright is missing, and failed instead under GCV_REQUIRE_TOOLCHAINS=1.
 """
@@ -184,3 +188,53 @@ def test_the_trace_is_a_history_with_durations_in_the_console_and_the_report(ser
         assert [r[0].split("\n")[0] for r in in_report] == labels
         assert [r[1:] for r in in_report] == [r[1:] for r in rows]
         report.context.close()
+
+
+def test_the_new_change_page_lists_what_can_change_and_hides_the_engine_from_a_designer(
+        served: dict[str, str], browser, tmp_path: Path) -> None:
+    url = served["url"]
+    for width in (1280, 390):
+        designer = _signed_in(browser, url, "dana", width=width)
+        designer.goto(f"{url}/new")
+        text = designer.inner_text("main")
+        # what can be changed, by phase, in human names, with today's value and the allowed range
+        for words in ("What a change can touch", "Phase 1 · Opening ring", "Phase 2 · Turning spiral",
+                      "Phase 3 · Falling petals", "bullets per wave", "wave interval", "bullet speed",
+                      "0.5 units/s to 12 units/s", "100 ms to 5000 ms", "1 to 64", "Targets", "stricter only",
+                      "max alive bullets", "lower only"):
+            assert words in text, words
+        speed = designer.inner_text("tr[data-path='$.phases[1].pattern.bullet_speed']")
+        assert "3.6 units/s" in speed and "$.phases" not in speed
+        # a picture of the current fight, drawn
+        designer.wait_for_function("() => { const i = document.getElementById('still'); "
+                                   "return i.complete && i.naturalWidth > 0; }", timeout=30_000)
+        assert designer.evaluate("() => document.getElementById('still').getBoundingClientRect().width") > 100
+        # no engine set-up for a designer: no engine or provider picker, no executable, no provider kinds
+        assert designer.query_selector("#engine-settings") is None
+        assert not designer.is_visible("select#engine") and not designer.is_visible("select#provider")
+        for jargon in ("Engine", "Agent provider", "python-sim", "offline:", "not available here", "executable",
+                       "GCV_"):
+            assert jargon not in text, jargon
+        assert designer.evaluate(OVERFLOW), designer.evaluate("() => document.documentElement.scrollWidth")
+        designer.screenshot(path=str(tmp_path / f"new-designer-{width}.png"), full_page=True)
+        # the designer's request still goes in, on the set-up an operator would pick first
+        if width == 1280:
+            designer.fill("#request", "make phase 3 much denser")
+            designer.click("button:has-text('Propose')")
+            designer.wait_for_url(f"{url}/workflows/wf-*")
+            assert "python-sim" in designer.inner_text("main")  # the workflow page says what it runs on
+        assert not designer.errors, designer.errors  # type: ignore[attr-defined]
+        designer.context.close()
+        # an operator (here with every role, as a local console's user) sees the engine set-up
+        everyone = _signed_in(browser, url, "all", width=width)
+        everyone.goto(f"{url}/new")
+        assert everyone.is_visible("#engine-settings") and everyone.is_visible("select#engine")
+        assert "python-sim" in everyone.inner_text("#engine-settings")
+        assert "What a change can touch" in everyone.inner_text("main")
+        assert everyone.evaluate(OVERFLOW), everyone.evaluate("() => document.documentElement.scrollWidth")
+        everyone.context.close()
+        operator = _signed_in(browser, url, "omar", width=width)
+        operator.goto(f"{url}/new")
+        assert "python-sim" in operator.inner_text("#engine-settings")
+        assert operator.evaluate(OVERFLOW)
+        operator.context.close()
