@@ -180,3 +180,12 @@ def test_the_endpoint_serves_the_positions_and_refuses_a_run_it_does_not_reprodu
         d.get = get  # type: ignore[method-assign]
         with pytest.raises(ViewerError, match="does not reproduce"):
             tampered.positions(d, state, "candidate")
+
+
+def test_the_new_change_pages_still_is_the_simulators_frame_at_the_middle_tick(tmp_path: Path) -> None:
+    config = BulletHellConfig.model_validate_json(BASELINE.read_text(encoding="utf-8"))
+    png, meta = FightViewer(tmp_path / "cache").still(config)
+    data = fight_positions(_program(), {"kind": "scripted"}, 1)  # a new workflow's baseline run: seed 1, scripted
+    assert meta["ticks"] == data["ticks"] and meta["tick"] == data["ticks"] // 2
+    assert png == png_bytes(_program(), _snapshot_of(data, meta["tick"]))
+    assert FightViewer(tmp_path / "cache").still(config) == (png, meta)  # cached
