@@ -159,8 +159,10 @@ def test_the_viewer_plays_from_json_at_the_chosen_speed_and_marks_the_hit(served
     assert not phone.errors, phone.errors  # type: ignore[attr-defined]
 
 
+# the step as shown (its first line), then the start, the time since created and the duration (their text:
+# at a phone's width the console leaves the UTC start out of the layout)
 HISTORY = """(sel) => Array.from(document.querySelectorAll(sel + ' tbody tr')).map(tr =>
-  Array.from(tr.children).map(td => td.innerText.trim()))"""
+  Array.from(tr.children).map((td, i) => i === 0 ? td.innerText.trim() : td.textContent.trim()))"""
 
 
 def test_the_trace_is_a_history_with_durations_in_the_console_and_the_report(served: dict[str, str],
@@ -179,6 +181,9 @@ def test_the_trace_is_a_history_with_durations_in_the_console_and_the_report(ser
             assert duration.endswith((" s", " min", " h")), (label, duration)
         assert rows[-1][3] == "—"
         assert page.evaluate(OVERFLOW), page.evaluate("() => document.documentElement.scrollWidth")
+        # the duration is on the screen, not scrolled out of the table's box
+        assert page.evaluate("""() => { const td = document.querySelector('#history tbody tr td.duration');
+          const r = td.getBoundingClientRect(); return r.width > 0 && r.right <= window.innerWidth; }""")
         assert not page.errors, page.errors  # type: ignore[attr-defined]
         page.context.close()
         # the same rows in the evidence report, which is rendered from the bundle alone
