@@ -78,7 +78,8 @@ async def positions(console: ConsoleDep, caller: PageCaller, wf_id: str, side: s
         data = await run_in_threadpool(console.viewer.positions, d, state, side)
     except ViewerError as exc:
         raise ConsoleError(404, str(exc)) from None
-    return Response(data, media_type="application/json", headers={"cache-control": "private, max-age=86400"})
+    # not cached by the browser: a later round makes another final candidate under the same address
+    return Response(data, media_type="application/json", headers={"cache-control": "no-cache"})
 
 
 @router.get("/workflows/{wf_id}/fair/{side}/{name}")
