@@ -17,7 +17,6 @@ Skipped when chromium or Playwright is missing, and failed instead under GCV_REQ
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,8 +43,6 @@ PIXEL = """([sel, x, y]) => Array.from(document.querySelector(sel).getContext('2
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    for name in ("GCV_SIGNING_KEY", "GCV_VERIFY_KEY"):
-        os.environ.pop(name, None)
     root = tmp_path_factory.mktemp("viewer_browser")
     workspace = root / "ws"
     users = root / "users.toml"
