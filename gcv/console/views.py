@@ -16,7 +16,11 @@ from typing import Any
 
 from engine_runners.registry import all_runners
 from gcv.console.jobs import Jobs, lock_holder
+from gcv.contract.models import BulletHellConfig, Targets
+from gcv.contract.names import field_label, phase_name, value_with_unit
+from gcv.contract.patterns import PATTERNS
 from gcv.contract.policies import POLICY_WORDS
+from gcv.contract.ranges import PATTERN_RANGES, model_bounds
 from gcv.contract.status import Status
 from gcv.evidence.bundle import default_bundle_path
 from gcv.evidence.signing import ENV_HMAC, ENV_VERIFY_ED25519, trust_statement
@@ -27,10 +31,12 @@ from gcv.store.catalog import Workspace
 from gcv.store.errors import CorruptLog
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.events import HistoryError, parse_events
+from gcv.workflow.history import HistoryStep, history
 from gcv.workflow.events import last_step as last_step_event
 from gcv.workflow.state import WorkflowState
 from gcv.workflow.states import decisions_allowed
 from gcv.evaluation.models import check_label
+from gcv.validation.safety_layer import TARGET_RULES
 from gcv.workflow.summary import change_with_origins, percent_change
 
 VERIFY_CACHE = "verify.json"
@@ -57,6 +63,66 @@ def usable_engines() -> list[dict[str, Any]]:
 def usable_providers() -> list[dict[str, Any]]:
     """The providers the picker can offer: the ones a submission takes (``gcv.service``)."""
     return offered_providers()
+
+
+PATTERN_FIELDS = ("type", "bullets_per_wave", "wave_interval_ms", "bullet_speed", "bullet_lifetime_seconds",
+                  "rotation_per_wave_deg", "spread_angle_deg", "layer_count", "bidirectional")
+
+
+def _plain(value: Any) -> Any:
+    """A range bound (an exact fraction) as the number a person reads."""
+    if hasattr(value, "denominator"):
+        return int(value) if value.denominator == 1 else float(value)
+    return value
+
+
+def changeable(config: BulletHellConfig) -> dict[str, Any]:
+    """What a change request may change in ``config`` (the safety layer's rule: each phase's
+    pattern within the contract's ranges, and the targets, stricter only), in human names and
+    units, with today's value of each."""
+    ids = [p.phase_id for p in config.phases]
+    phases = []
+    for i, phase in enumerate(config.phases):
+        rows = []
+        for name in PATTERN_FIELDS:
+            path = f"$.phases[{i}].pattern.{name}"
+            value = getattr(phase.pattern, name)
+            if name == "type":
+                now, allowed = PATTERNS[value].label, ", ".join(spec.label for spec in PATTERNS.values())
+            elif name == "bidirectional":
+                now, allowed = value_with_unit(path, value), "yes or no"
+            else:
+                lo, hi = PATTERN_RANGES[name]
+                now = value_with_unit(path, value)
+                allowed = f"{value_with_unit(path, _plain(lo))} to {value_with_unit(path, _plain(hi))}"
+            rows.append({"path": path, "label": field_label(path, ids).split(" · ", 1)[1], "now": now,
+                         "allowed": allowed})
+        phases.append({"name": phase_name(i, ids), "title": phase.title, "phase_id": phase.phase_id,
+                       "starts": value_with_unit(f"$.phases[{i}].trigger_boss_hp_below", phase.trigger_boss_hp_below),
+                       "first": i == 0, "fields": rows})
+    targets = []
+    for name, (direction, limit, _) in TARGET_RULES.items():
+        path = f"$.targets.{name}"
+        value = getattr(config.targets, name)
+        if isinstance(value, bool):
+            how = "stays on" if value else "can be turned on"
+        else:
+            lo, hi = model_bounds(Targets, name)
+            bound = value_with_unit(path, _plain(lo if direction < 0 else hi))
+            how = (f"lower only (down to {bound})" if direction < 0 else f"higher only (up to {bound})")
+            if limit is not None:
+                how += f"; the hard limit is {value_with_unit(path, getattr(config.limits, limit))}"
+        targets.append({"path": path, "label": field_label(path, ids).split(" · ", 1)[1],
+                        "now": value_with_unit(path, value), "allowed": how})
+    return {"phases": phases, "targets": targets}
+
+
+def step_history(d: WorkflowDir) -> list[HistoryStep]:
+    """The workflow's steps with their starts and durations (``gcv.workflow.history``)."""
+    try:
+        return history(parse_events(d.events()))
+    except (CorruptLog, HistoryError):
+        return []
 
 
 def last_step(d: WorkflowDir) -> dict[str, Any] | None:
@@ -98,6 +164,9 @@ def progress(ws: Workspace, jobs: Jobs, d: WorkflowDir, state: WorkflowState) ->
         "deadline_seconds": b.deadline_seconds, "deadline_left": deadline_left,
         "step": last_step(d), "decisions": decisions_allowed(state.status), **liveness(ws, jobs, state),
         "event_seq": state.event_seq,
+        "history": [{"seq": h.seq, "kind": h.kind, "key": h.key, "label": h.label, "lines": list(h.lines),
+                     "start_utc": h.start_utc, "offset": h.offset_words, "duration": h.duration_words}
+                    for h in step_history(d)],
     }
 
 

@@ -53,6 +53,8 @@ from gcv.simio.render import render_frame
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.catalog import Workspace
 from gcv.validation.diff import change_with_origins
+from gcv.workflow.events import HistoryError, parse_events
+from gcv.workflow.history import history
 from gcv.workflow.state import CAPTURE_TICKS, Round
 from gcv.workflow.states import NOTE_REQUIRED, decisions_allowed
 from gcv.evaluation.models import check_label
@@ -611,7 +613,13 @@ class _Report:
             else:
                 row["detail"] = fmt(data)
             rows.append(row)
-        return {"trace": trace, "events": rows}
+        try:  # each step with its start and duration, from the events alone (gcv.workflow.history)
+            steps = [{"label": h.label, "key": h.key if h.kind == "step" else "", "lines": list(h.lines),
+                      "at": h.start_utc, "offset": h.offset_words, "duration": h.duration_words}
+                     for h in history(parse_events(events))]
+        except HistoryError:
+            steps = []
+        return {"trace": trace, "history": steps, "events": rows}
 
     def budget_section(self) -> dict[str, Any]:
         s = self.state

@@ -199,13 +199,13 @@ def test_designer_operator_reviewer_in_chromium(tmp_path: Path, workspace: Path,
             assert "gcv verify: OK" in reviewer.inner_text("#verify-result")
             assert "not requested" in reviewer.inner_text("#change") or "requested" in reviewer.inner_text("#change")
             img = "#frame-candidate"
+            reviewer.wait_for_selector(".viewer[data-ready='1']", timeout=60_000)  # the runs' positions are in
 
             def frame_at(tick: int) -> bytes:
                 reviewer.fill("#v-tick-n", str(tick))
                 reviewer.press("#v-tick-n", "Enter")
-                reviewer.wait_for_function(
-                    "([sel, t]) => { const i = document.querySelector(sel); return i.complete && i.naturalWidth > 0"
-                    " && i.src.endsWith('/' + t + '.png'); }", arg=[img, tick], timeout=30_000)
+                reviewer.wait_for_function("([sel, t]) => document.querySelector(sel).dataset.tick === String(t)",
+                                           arg=[img, tick], timeout=30_000)
                 return reviewer.locator(img).screenshot()
 
             a, b = frame_at(300), frame_at(900)

@@ -97,8 +97,7 @@ def test_no_page_scrolls_sideways_at_desktop_and_phone_width(tmp_path: Path, wor
                     for name, path in pages.items():
                         page.goto(url + path)
                         if "review" in name:
-                            page.wait_for_function("() => Array.from(document.querySelectorAll('img.frame'))"
-                                                   ".every(i => i.complete && i.naturalWidth > 0)", timeout=30_000)
+                            page.wait_for_selector(".viewer[data-ready='1']", timeout=60_000)
                         measure(name)
 
                     # the navigation: inline at a desktop width; behind a menu button at a phone's

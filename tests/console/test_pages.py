@@ -82,7 +82,7 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     assert 'data-level="unsigned"' in review and "trust: unsigned" in review and ", signed" not in review
     assert "files read safely" in review and "unsigned (no manifest.dsse.json); integrity rests" in review
     assert "not requested" in review and "choice:2" in review  # the chosen option's edit is marked
-    assert f"/workflows/{wf}/frames/candidate/0.png" in review and 'name="decision" value="accept"' in review
+    assert 'id="frame-candidate"' in review and "<canvas" in review and 'name="decision" value="accept"' in review
     report = b.get(f"/workflows/{wf}/report")
     assert report.status_code == 200 and "GCV evidence" in report.text
     assert "unsafe-inline" in report.headers["content-security-policy"]  # the report's own policy: styles only
@@ -92,10 +92,10 @@ def test_the_whole_job_through_the_forms(local_browser: TestClient, local_app, w
     assert bundle.status_code == 200 and f'{wf}.evidence.v2.zip' in bundle.headers["content-disposition"]
     assert bundle.headers["x-gcv-evidence-version"] == "2" == report.headers["x-gcv-evidence-version"]
     assert "manifest.json" in zipfile.ZipFile(io.BytesIO(bundle.content)).namelist()
-    png = b.get(f"/workflows/{wf}/frames/baseline/600.png")
-    assert png.status_code == 200 and png.headers["content-type"] == "image/png"
-    assert b.get(f"/workflows/{wf}/frames/baseline/999999.png").status_code == 404
-    assert b.get(f"/workflows/{wf}/frames/sideways/1.png").status_code == 404
+    positions = b.get(f"/workflows/{wf}/positions/baseline.json")
+    assert positions.status_code == 200 and positions.headers["content-type"] == "application/json"
+    assert positions.json()["ticks"] == b.get(f"/workflows/{wf}/viewer.json").json()["sides"]["baseline"]["ticks"]
+    assert b.get(f"/workflows/{wf}/positions/sideways.json").status_code == 404
     svg = b.get(f"/workflows/{wf}/fair/candidate/safe_area.svg")
     assert svg.status_code == 200 and svg.text.lstrip().startswith(("<?xml", "<svg"))
     fair = b.get(f"/workflows/{wf}/fair/candidate/report.json").json()

@@ -204,3 +204,26 @@ def test_a_chinese_request_renders_in_real_glyphs(tmp_path: Path) -> None:
         shots.append(np.asarray(Image.open(shot).convert("L"), dtype=np.int32))
     differing = int((np.abs(shots[0] - shots[1]) > 40).sum())
     assert differing > 400, f"the Chinese request looks like missing-glyph boxes ({differing} pixels differ)"
+
+
+def test_the_timeline_is_a_history_of_steps_with_starts_and_durations(page: str, workflow) -> None:
+    """Issue 31.7: each step of the event log with its start and its duration (until the next step),
+    from the bundle's events alone (the clock of the workflow: every reading 0.25 s later)."""
+    from gcv.workflow.events import parse_events
+    from gcv.workflow.history import history
+
+    ws, wf_id = workflow
+    events = parse_events(ws.workflow_dir(wf_id).events())
+    timeline = page[page.index('id="timeline"'):page.index('id="budgets"')]
+    assert "<h3>History</h3>" in timeline
+    table = timeline[timeline.index('<table class="history">'):timeline.index("</table>")]
+    rows = re.findall(r"<tr><td>(.*?)</td><td><span[^>]*>([^<]*)</span></td><td class=\"num\">([^<]*)</td>"
+                      r"<td class=\"num\">([^<]*)</td></tr>", table)
+    steps = history(events)
+    assert len(rows) == len(steps) > 5
+    for (label, start, offset, duration), step in zip(rows, steps):
+        assert label.startswith(step.label) and start == step.start_utc
+        assert offset == step.offset_words and duration == step.duration_words
+    assert rows[-1][3] == "—" and all(r[3].endswith(" s") for r in rows[:-1])
+    assert any("run the baseline" in r[0] and "run:baseline" in r[0] for r in rows)
+    assert "[round 1]" in table  # the trace lines sit with the steps they were written in

@@ -7,15 +7,18 @@ runs, so no frames) and the same evidence edited to reach the branches a real wo
 rarely does (terminal reasons, questions and issues, a human decision, prescreen failures,
 overruled gates, refused repairs, validation errors, agent errors, redactions, ten extra
 diffs, a candidate that changes 13 fields), with a hostile string in every text. The
-templates rendered them byte for byte; since then the report changed on purpose twice and
-the goldens' report.html were re-rendered each time: the pending decision names
-``--note TEXT`` when accept or rollback needs a note, and (no byte here, neither has one)
-the second reading's section. The edited one lost an event kind GCV never writes (the typed
-history refuses it; its hostile text is in every other field still), then its state became a
-workflow state (the report reads the typed state, issue 30): the terminal reason, the verdict's
-verdict and intent are valid names again (the hostile text moved to the verdict's reason and the
-decision's note), and the authorization got its scope and budgets; the old renderer re-rendered
-its report.html from that state and the typed one renders the same bytes.
+templates rendered them byte for byte; since then the report changed on purpose three times
+and the goldens' report.html were re-rendered each time: the pending decision names
+``--note TEXT`` when accept or rollback needs a note, (no byte here, neither has one) the
+second reading's section, and the timeline shows the history of steps, each with its start
+and duration and its trace lines, in place of the bare trace (issue 31.7; re-rendered with
+``evidenceutil.rerender_report`` and ``rehash_manifest``, unsigned as before). The edited one
+lost an event kind GCV never writes (the typed history refuses it; its hostile text is in
+every other field still), then its state became a workflow state (the report reads the typed
+state, issue 30): the terminal reason, the verdict's verdict and intent are valid names again
+(the hostile text moved to the verdict's reason and the decision's note), and the
+authorization got its scope and budgets; the old renderer re-rendered its report.html from
+that state and the typed one renders the same bytes.
 ``verify --replay`` compares a re-rendered report with the bundled one only under the same
 gcv version, so the golden comparison renders under the version the bundle records. When
 the report changes on purpose, these bundles are re-rendered with the new renderer and the

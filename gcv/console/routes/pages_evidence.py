@@ -1,5 +1,5 @@
 """A workflow's evidence: the review page, the report and the bundle, the fight viewer's
-frames and the fairness files."""
+positions and the fairness files."""
 
 from __future__ import annotations
 
@@ -68,16 +68,18 @@ def viewer_meta(console: ConsoleDep, caller: PageCaller, wf_id: str) -> dict[str
     return console.viewer.meta(d, state)
 
 
-@router.get("/workflows/{wf_id}/frames/{side}/{tick}.png")
-async def frame(console: ConsoleDep, caller: PageCaller, wf_id: str, side: str, tick: int) -> Response:
+@router.get("/workflows/{wf_id}/positions/{side}.json")
+async def positions(console: ConsoleDep, caller: PageCaller, wf_id: str, side: str) -> Response:
+    """Every tick of a run (player, bullets, hits) for the viewer's canvas (gcv/console/viewer.py)."""
     if side not in ("baseline", "candidate"):
         raise ConsoleError(404, "side is baseline or candidate")
     d, state = actions.load(console, wf_id)
     try:
-        data = await run_in_threadpool(console.viewer.frame, d, state, side, tick)
+        data = await run_in_threadpool(console.viewer.positions, d, state, side)
     except ViewerError as exc:
         raise ConsoleError(404, str(exc)) from None
-    return Response(data, media_type="image/png", headers={"cache-control": "private, max-age=86400"})
+    # not cached by the browser: a later round makes another final candidate under the same address
+    return Response(data, media_type="application/json", headers={"cache-control": "no-cache"})
 
 
 @router.get("/workflows/{wf_id}/fair/{side}/{name}")

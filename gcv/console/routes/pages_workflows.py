@@ -28,7 +28,7 @@ from gcv.console.rendering import back, first_error, page
 from gcv.contract.status import Status
 from gcv.evidence.report import default_report_path
 from gcv.service.errors import NotFound, Refusal
-from gcv.workflow.baselines import ensure_registry
+from gcv.workflow.baselines import active_baseline, ensure_registry
 from gcv.workflow.states import decisions_allowed
 
 PAGE_SIZE = 25
@@ -75,8 +75,21 @@ async def act(wf_id: str, action: Callable[..., Any], *args: Any, refused_to: st
 # ---------------------------------------------------------------------- new change
 @router.get("/new")
 def new_form(request: Request, console: ConsoleDep, caller: PageCaller, error: str = "") -> HTMLResponse:
+    baseline = active_baseline_row(console)  # the registry exists from here on
+    config, _ = active_baseline(console.ws, console.config.clock())
+    _, still = console.viewer.still(config)
     return page(console, request, "new.html", caller, engines=views.usable_engines(),
-                providers=views.usable_providers(), error=error, baseline=active_baseline_row(console))
+                providers=views.usable_providers(), error=error, baseline=baseline,
+                can=views.changeable(config), still=still)
+
+
+@router.get("/new/baseline.png")
+def new_still(console: ConsoleDep, caller: PageCaller) -> Response:
+    """The active baseline's fight at its middle tick (the New change page's picture)."""
+    active_baseline_row(console)
+    config, _ = active_baseline(console.ws, console.config.clock())
+    data, _ = console.viewer.still(config)
+    return Response(data, media_type="image/png", headers={"cache-control": "no-cache"})
 
 
 @router.post("/new")
@@ -125,7 +138,8 @@ def workflow(request: Request, console: ConsoleDep, caller: PageCaller, wf_id: s
     has_evidence = state.usage.engine_runs > 0 and default_report_path(console.ws, wf_id).is_file()
     return page(console, request, "workflow.html", caller, s=state, st=views.status_view(state.status), p=prog,
                 proposal=views.proposal(d, state), plan=views.authorization_plan(state),
-                decisions=decisions_allowed(state.status), has_evidence=has_evidence, error=error)
+                decisions=decisions_allowed(state.status), has_evidence=has_evidence,
+                history=views.step_history(d), error=error)
 
 
 @router.post("/workflows/{wf_id}/answer")

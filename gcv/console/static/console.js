@@ -12,6 +12,7 @@ function csrfToken() {
 function startLive(section) {
   const wf = section.dataset.wf;
   const trace = document.getElementById("trace");
+  const history = document.querySelector("#history tbody");
   const statusText = document.getElementById("live-status");
   const stepText = document.getElementById("live-step");
   const note = document.getElementById("live-note");
@@ -39,6 +40,7 @@ function startLive(section) {
         }
         shown = Math.max(shown, data.trace.length);
       }
+      if (history && data.history) showHistory(history, data.history);
       if (statusText) statusText.textContent = data.status.title;
       if (badge) {
         badge.textContent = data.status.title;
@@ -78,52 +80,192 @@ function startLive(section) {
   };
 }
 
+// the history table (the server's rows, gcv/workflow/history.py): redrawn as the steps arrive
+function showHistory(body, rows) {
+  const cell = function (tr, text, cls) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    if (cls) td.className = cls;
+    tr.appendChild(td);
+    return td;
+  };
+  const fresh = document.createDocumentFragment();
+  rows.forEach(function (h) {
+    const tr = document.createElement("tr");
+    tr.dataset.seq = h.seq;
+    tr.className = h.kind;
+    const first = cell(tr, h.label);
+    if (h.kind === "step") {
+      const key = document.createElement("span");
+      key.className = "muted small mono";
+      key.textContent = h.key;
+      first.appendChild(document.createTextNode(" "));
+      first.appendChild(key);
+    }
+    h.lines.forEach(function (line) {
+      const div = document.createElement("div");
+      div.className = "muted small";
+      div.textContent = line;
+      first.appendChild(div);
+    });
+    cell(tr, h.start_utc, "mono small nowrap");
+    cell(tr, h.offset, "num");
+    cell(tr, h.duration, "num duration");
+    fresh.appendChild(tr);
+  });
+  body.replaceChildren(fresh);
+}
+
 // ---------------------------------------------------------------- fight viewer
+// Each side's run comes as JSON (/workflows/WF/positions/SIDE.json, gcv/console/viewer.py): the
+// player per tick and each bullet as (spawn, end, vx, vy, phase), at boss + v * (tick - spawn): the
+// simulator's own integers. The canvas draws it as gcv.simio.render draws a frame, at the fight's
+// tick rate times the chosen speed (requestAnimationFrame; the tick shown is the one the clock has
+// reached, so a slow machine drops frames instead of slowing the fight down).
+const HIT_COLOUR = "#ff4646", HIT_BULLET = "#ffffff", GRID = "#22273e", ARENA = "#181c2e", BACKGROUND = "#0e101c",
+      TEXT = "#e2e8f0", BOSS = "#ec4899", PLAYER = "#60e6a0", PLAYER_INVULNERABLE = "#fafafa", HUD = 30;
+const MARK_TICKS = 30;  // how long the hit marker stays where the hit was (half a second at 60 Hz)
+
+function drawFight(canvas, data, tick, byBullet) {
+  const ppu = data.draw.px_per_unit, hw = data.arena.half_width, hh = data.arena.half_height;
+  const width = Math.floor(2 * hw * ppu / 65536), height = Math.floor(2 * hh * ppu / 65536);
+  if (canvas.width !== width || canvas.height !== height + HUD) { canvas.width = width; canvas.height = height + HUD; }
+  const ctx = canvas.getContext("2d");
+  const px = (x) => Math.floor((x + hw) * ppu / 65536), py = (y) => HUD + Math.floor((hh - y) * ppu / 65536);
+  const disc = (x, y, r, fill, stroke, lw) => {
+    ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI);
+    if (fill) { ctx.fillStyle = fill; ctx.fill(); }
+    if (stroke) { ctx.strokeStyle = stroke; ctx.lineWidth = lw || 1; ctx.stroke(); }
+  };
+  ctx.fillStyle = BACKGROUND; ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = ARENA; ctx.fillRect(0, HUD, width, height);
+  ctx.strokeStyle = GRID; ctx.lineWidth = 1; ctx.beginPath();
+  for (let gx = 0; gx < width; gx += 2 * ppu) { ctx.moveTo(gx + 0.5, HUD); ctx.lineTo(gx + 0.5, HUD + height); }
+  for (let gy = HUD; gy < HUD + height; gy += 2 * ppu) { ctx.moveTo(0, gy + 0.5); ctx.lineTo(width, gy + 0.5); }
+  ctx.stroke();
+  disc(px(data.boss.x), py(data.boss.y), 14, BOSS);
+  const b = data.bullets, colours = data.draw.phase_colors, bx = data.boss.x, by = data.boss.y;
+  let alive = 0;
+  const marked = [];
+  for (let i = 0; i < b.spawn.length; i++) {
+    const s = b.spawn[i];
+    if (s > tick) break;  // creation order is spawn order
+    if (tick >= b.end[i]) continue;
+    alive++;
+    const x = px(bx + b.vx[i] * (tick - s)), y = py(by + b.vy[i] * (tick - s));
+    if (byBullet[i] !== undefined) { marked.push([x, y]); continue; }
+    disc(x, y, 4, colours[b.phase[i] % colours.length]);
+  }
+  // the bullets that will hit: white with a red ring, drawn over the others
+  marked.forEach(function (m) { disc(m[0], m[1], 4, HIT_BULLET, HIT_COLOUR, 2); });
+  const t = Math.min(tick, data.ticks - 1);
+  const x = px(data.player.x[t]), y = py(data.player.y[t]);
+  const invulnerable = data.invulnerable.some(function (r) { return r[0] <= t && t < r[1]; });
+  disc(x, y, Math.floor(data.radii.graze * ppu / 65536), null, GRID, 1);
+  ctx.fillStyle = invulnerable ? PLAYER_INVULNERABLE : PLAYER;
+  ctx.beginPath(); ctx.moveTo(x, y - 16); ctx.lineTo(x - 12, y + 12); ctx.lineTo(x + 12, y + 12); ctx.closePath(); ctx.fill();
+  const hit = data.hits.find(function (h) { return h.tick === t; });
+  disc(x, y, Math.max(2, Math.floor(data.radii.hit * ppu / 65536)), null, hit ? HIT_COLOUR : TEXT, 2);
+  // the hit: the bullet that touched the player where it touched (it is gone from this tick on),
+  // and a marker that stays there for half a second so the eye can find it
+  data.hits.forEach(function (h) {
+    if (t < h.tick || t >= h.tick + MARK_TICKS) return;
+    const fade = 1 - (t - h.tick) / MARK_TICKS;
+    ctx.globalAlpha = Math.max(0.2, fade);
+    h.x.forEach(function (hx, k) {
+      const cx = px(hx), cy = py(h.y[k]);
+      if (t === h.tick) disc(cx, cy, 4, HIT_BULLET);
+      disc(cx, cy, 9 + (t - h.tick) / 3, null, HIT_COLOUR, 3);
+    });
+    ctx.globalAlpha = 1;
+    if (t === h.tick) disc(x, y, 16, null, HIT_COLOUR, 3);
+  });
+  let phase = "";
+  data.phases.forEach(function (p) { if (p.start_tick <= t) phase = p.phase_id; });
+  const sec = Math.floor(t / data.tick_hz), hund = Math.floor((t % data.tick_hz) * 100 / data.tick_hz);
+  ctx.fillStyle = TEXT; ctx.font = "14px sans-serif"; ctx.textBaseline = "top";
+  ctx.fillText("t " + sec + "." + String(hund).padStart(2, "0") + "s  tick " + t + "  " + phase + "  alive " + alive +
+               "  boss " + data.boss_health[t] + (hit ? "  HIT" : ""), 8, 7);
+}
+
 function startViewer(root) {
   const wf = root.dataset.wf;
   const max = parseInt(root.dataset.max, 10) || 0;
+  const hz = parseInt(root.dataset.hz, 10) || 60;
   const slider = document.getElementById("v-tick");
   const number = document.getElementById("v-tick-n");
   const time = document.getElementById("v-time");
   const play = document.getElementById("v-play");
+  const speed = document.getElementById("v-speed");
   const figures = Array.from(root.querySelectorAll("figure[data-side]"));
+  const runs = {};
   let tick = 0;
-  let timer = null;
-  const STRIDE = 6;  // playback: 10 frames per second of fight
+  let playing = false, anchorTick = 0, anchorTime = 0, frame = 0;
 
+  function rate() { return parseFloat(speed.value) || 1; }
   function show(t) {
     tick = Math.max(0, Math.min(max, t | 0));
     slider.value = tick;
     number.value = tick;
-    time.textContent = (tick / 60).toFixed(2) + " s";
+    time.textContent = (tick / hz).toFixed(2) + " s";
+    root.dataset.tick = tick;
     figures.forEach(function (fig) {
-      const last = (parseInt(fig.dataset.ticks, 10) || 1) - 1;
-      const img = fig.querySelector("img");
-      const at = Math.min(tick, last);
-      const src = "/workflows/" + encodeURIComponent(wf) + "/frames/" + fig.dataset.side + "/" + at + ".png";
-      img.alt = fig.dataset.side + " at tick " + at;
-      if (img.getAttribute("src") === src) return;  // this side's fight is over: its last frame stays
-      img.dataset.loading = "1";
-      img.onload = img.onerror = function () { img.dataset.loading = "0"; };
-      img.src = src;
+      const data = runs[fig.dataset.side];
+      if (!data) return;
+      const at = Math.min(tick, data.ticks - 1);
+      const canvas = fig.querySelector("canvas");
+      if (canvas.dataset.tick === String(at)) return;  // this side's fight is over: its last frame stays
+      drawFight(canvas, data, at, data.byBullet);
+      canvas.dataset.tick = at;
+      canvas.setAttribute("aria-label", fig.dataset.side + " at tick " + at);
     });
   }
-  function stop() { if (timer) { clearInterval(timer); timer = null; play.textContent = "Play"; } }
-  play.addEventListener("click", function () {
-    if (timer) { stop(); return; }
-    play.textContent = "Pause";
-    timer = setInterval(function () {
-      if (figures.some(function (f) { return f.querySelector("img").dataset.loading === "1"; })) return;
-      if (tick >= max) { stop(); return; }
-      show(tick + STRIDE);
-    }, 100);
-  });
+  function anchor() { anchorTick = tick; anchorTime = performance.now(); }
+  function loop(now) {
+    if (!playing) return;
+    const t = anchorTick + Math.floor((now - anchorTime) / 1000 * hz * rate());
+    if (t >= max) { show(max); stop(); return; }
+    if (t !== tick) show(t);
+    frame = requestAnimationFrame(loop);
+  }
+  function stop() {
+    playing = false; cancelAnimationFrame(frame); play.textContent = "Play"; root.dataset.playing = "0";
+  }
+  function start() {
+    if (tick >= max) show(0);
+    playing = true; play.textContent = "Pause"; root.dataset.playing = "1"; anchor();
+    frame = requestAnimationFrame(loop);
+  }
+  play.addEventListener("click", function () { if (playing) stop(); else start(); });
+  speed.addEventListener("change", function () { if (playing) anchor(); root.dataset.speed = rate(); });
   document.getElementById("v-back").addEventListener("click", function () { stop(); show(tick - 1); });
   document.getElementById("v-fwd").addEventListener("click", function () { stop(); show(tick + 1); });
   slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10)); });
   number.addEventListener("change", function () { stop(); show(parseInt(number.value, 10)); });
   root.querySelectorAll("button[data-tick]").forEach(function (b) {
     b.addEventListener("click", function () { stop(); show(parseInt(b.dataset.tick, 10)); });
+  });
+  root.querySelectorAll(".marks .mark").forEach(function (m) {
+    m.style.left = (100 * parseInt(m.dataset.tick, 10) / (max || 1)) + "%";
+  });
+  const note = document.getElementById("v-note");
+  Promise.all(figures.map(function (fig) {
+    const side = fig.dataset.side;
+    return fetch("/workflows/" + encodeURIComponent(wf) + "/positions/" + side + ".json", {credentials: "same-origin"})
+      .then(function (r) { if (!r.ok) throw new Error(side + ": HTTP " + r.status); return r.json(); })
+      .then(function (data) {
+        data.byBullet = {};
+        data.hits.forEach(function (h) { h.bullets.forEach(function (i) { data.byBullet[i] = h.tick; }); });
+        runs[side] = data;
+      });
+  })).then(function () {
+    root.dataset.ready = "1";
+    [play, speed, slider, number].forEach(function (el) { el.disabled = false; });
+    if (note) note.textContent = "";
+    show(tick);
+  }).catch(function (err) {
+    root.dataset.ready = "error";
+    if (note) note.textContent = "The fight could not be loaded: " + err.message;
   });
 }
 
