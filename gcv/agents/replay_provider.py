@@ -43,6 +43,7 @@ from gcv.agents.anthropic_provider import (OutputInvalid, decode_requirement_aga
                                            decode_review_output, requirement_prompt, review_prompt, validation_text)
 from gcv.agents.offline_requirement.provider import prompt_sha256 as offline_requirement_sha256
 from gcv.agents.offline_review import prompt_sha256 as offline_review_sha256
+from gcv.contract.activity_keys import requirement_key, review_key
 from gcv.contract.canonical import config_hash, content_hash, sha256_hex
 from gcv.contract.models import BulletHellConfig
 from gcv.store.errors import StoreError
@@ -104,13 +105,13 @@ def _from_workflow(root: Path) -> Recording:
     rec = Recording(source=str(root), request=state.get("request", ""), baseline_hash=state.get("baseline_hash", ""),
                     answers=[a["text"] for a in state.get("answers") or []])
     for attempt in range(1, len(rec.answers) + 2):
-        key = "requirement" if attempt == 1 else f"requirement:{attempt}"
+        key = requirement_key(attempt)
         if key in activities:
             rec.requirement.append(activities[key])
     for rnd in state.get("rounds", []):
         n = int(rnd["round"])
-        if f"review:{n}" in activities:
-            rec.reviews[n] = activities[f"review:{n}"]
+        if review_key(n) in activities:
+            rec.reviews[n] = activities[review_key(n)]
         if rnd.get("evaluation_hash"):
             rec.evaluation_hashes[n] = rnd["evaluation_hash"]
         if rnd.get("allowed"):

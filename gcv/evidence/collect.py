@@ -31,6 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from gcv.contract.activity_keys import requirement_key, review_key
 from gcv.contract.canonical import canonical_json, content_hash
 from gcv.evidence.index import (BaselineFiles, BundleIndex, Redactions, RequirementFiles, RoundFiles, RunFiles,
                                 run_label)
@@ -41,7 +42,6 @@ from gcv.store.safe_open import ARTIFACT_CAP, check_workspace_file, read_workspa
 from gcv.store.logs import jsonl_lines
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.workflow.events import Event, parse_events
-from gcv.workflow.loop import requirement_activity_key
 from gcv.workflow.state import Round, RunRecord, WorkflowState
 
 BUNDLE_FORMAT = "gcv.evidence_bundle/1"
@@ -357,7 +357,7 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
                                 "fair-fight analysis of the baseline"))
     attempts: list[str] = []
     for attempt in range(1, len(st.answers) + 2):
-        key = requirement_activity_key(attempt)
+        key = requirement_key(attempt)
         if key in activities:
             name = "agents/requirement.json" if attempt == 1 else f"agents/requirement_{attempt}.json"
             attempts.append(c.agent(name, key, activities[key], agent="requirement") or name)
@@ -383,7 +383,7 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
             fairness=c.put_artifact(f"analysis/{label}_fairness.json",
                                     rnd.fairness.report_hash if rnd.fairness else None,
                                     f"fair-fight analysis of {label}"),
-            agent=c.agent(f"agents/review_round_{n}.json", f"review:{n}", activities.get(f"review:{n}"),
+            agent=c.agent(f"agents/review_round_{n}.json", review_key(n), activities.get(review_key(n)),
                           agent="review", round=n))
         if rnd.allowed is not None or rnd.gate is not None:
             entry.review = c.put(f"reviews/round_{n}.json", review_record(rnd))

@@ -42,6 +42,8 @@ from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
 from gcv.agents.second_reading import second_reading
 from gcv.analysis import fairness_check
 from gcv.batch.population import evaluate_population
+from gcv.contract.activity_keys import (ActivityKey, fairness_key, population_key, prescreen_key, requirement_key,
+                                       review_key, run_key)
 from gcv.contract.canonical import config_hash
 from gcv.contract.goal import Goal
 from gcv.contract.intents import NON_REPAIR_INTENTS
@@ -107,9 +109,6 @@ def failed_summary(evaluation: Evaluation) -> str:
     return ", ".join(parts) if parts else "all checks PASS"
 
 
-def requirement_activity_key(attempt: int) -> str:
-    """``requirement`` for the request, ``requirement:N`` after the designer's (N-1)th answer."""
-    return "requirement" if attempt == 1 else f"requirement:{attempt}"
 
 
 class WorkflowLoop:
@@ -247,7 +246,7 @@ class WorkflowLoop:
             state.usage.tokens += sum(int(usage.get(k, 0)) for k in TOKEN_FIELDS)
 
     @staticmethod
-    def _activity(d: WorkflowDir, key: str, work: Callable[[], Any]) -> Any:
+    def _activity(d: WorkflowDir, key: ActivityKey, work: Callable[[], Any]) -> Any:
         recorded = d.activities()
         if key in recorded:
             return recorded[key]
@@ -288,7 +287,7 @@ class WorkflowLoop:
         with d.lock():
             d, state = self._load_for_writing(wf_id)
             while state.status not in WAITING and state.status not in FINAL:
-                getattr(self, f"_on_{state.status.value}")(d, state)
+                STEPS[state.status](self, d, state)
             return state
 
     def _guard_agent_call(self, state: WorkflowState, now: float, estimate: int) -> Stop | None:
@@ -300,7 +299,7 @@ class WorkflowLoop:
     def _on_proposed(self, d: WorkflowDir, state: WorkflowState) -> None:
         baseline = self._config(d, state.baseline_hash)
         attempt = len(state.answers) + 1
-        self._step(d, requirement_activity_key(attempt))
+        self._step(d, requirement_key(attempt))
         clarifying = attempt > 1  # reading the designer's answers: the clarification budget pays
         stop = (guardrails.clarification_budget(state.usage, state.settings.budgets) if clarifying
                 else guardrails.model_call_budget(state.usage, state.settings.budgets))
@@ -317,7 +316,7 @@ class WorkflowLoop:
                 return _agent_failure(exc)
             return {"decision": decision.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
 
-        result = self._activity(d, requirement_activity_key(attempt), work)
+        result = self._activity(d, requirement_key(attempt), work)
         self._count_calls(d, state, result["calls"], clarifying=clarifying)
         if result.get("error"):
             return self._stop(d, state, _failure_stop(result["error"]))
@@ -348,7 +347,7 @@ class WorkflowLoop:
     def _on_authorized(self, d: WorkflowDir, state: WorkflowState) -> None:
         self._transition(d, state, Status.RUNNING_BASELINE)
 
-    def _run(self, d: WorkflowDir, state: WorkflowState, key: str, run_id: str, config: BulletHellConfig,
+    def _run(self, d: WorkflowDir, state: WorkflowState, key: ActivityKey, run_id: str, config: BulletHellConfig,
              now: float) -> RunRecord:
         def work() -> dict[str, Any]:
             request = run_request(config, settings=state.settings, run_id=run_id, capture_ticks=CAPTURE_TICKS)
@@ -368,7 +367,7 @@ class WorkflowLoop:
 
         return RunRecord.model_validate(self._activity(d, key, work))
 
-    def _prescreen(self, d: WorkflowDir, state: WorkflowState, key: str, run_id: str,
+    def _prescreen(self, d: WorkflowDir, state: WorkflowState, key: ActivityKey, run_id: str,
                    config: BulletHellConfig) -> RunRecord:
         """The same request in the reference simulator (recorded; counted as a pre-screen, never
         as an engine run)."""
@@ -405,7 +404,7 @@ class WorkflowLoop:
                                          f"({record.error})")
         return Stop(Reason.ENGINE_FAILED, f"{what} failed: {record.error}")
 
-    def _population(self, d: WorkflowDir, state: WorkflowState, key: str, config: BulletHellConfig) -> PopulationRecord:
+    def _population(self, d: WorkflowDir, state: WorkflowState, key: ActivityKey, config: BulletHellConfig) -> PopulationRecord:
         """Seeded bot population of one config (a recorded activity, like an engine run)."""
         spec = state.settings.population
         assert spec is not None
@@ -426,7 +425,7 @@ class WorkflowLoop:
         state.usage.population_runs += spec["seeds"] * len(spec["skills"])
         return result
 
-    def _fairness(self, d: WorkflowDir, state: WorkflowState, key: str, config: BulletHellConfig
+    def _fairness(self, d: WorkflowDir, state: WorkflowState, key: ActivityKey, config: BulletHellConfig
                   ) -> FairnessRecord:
         """The fair-fight analysis of one config (a recorded activity: its budget is wall-clock
         time, so a resumed or replayed workflow reads the recorded report)."""
@@ -442,15 +441,15 @@ class WorkflowLoop:
         return FairnessRecord.model_validate(self._activity(d, key, work))
 
     def _on_running_baseline(self, d: WorkflowDir, state: WorkflowState) -> None:
-        now = self._step(d, "run:baseline")
+        now = self._step(d, run_key(None))
         stop = guardrails.deadline(now, state.deadline_at)
         if stop:
             return self._stop(d, state, stop)
         baseline = self._config(d, state.baseline_hash)
         if self._prescreens(state):  # the reference run the engine's gameplay must equal
-            state.baseline_prescreen = self._prescreen(d, state, "prescreen:baseline", f"{state.id}-baseline-ref",
+            state.baseline_prescreen = self._prescreen(d, state, prescreen_key(None), f"{state.id}-baseline-ref",
                                                        baseline)
-        record = self._run(d, state, "run:baseline", f"{state.id}-baseline", baseline, now)
+        record = self._run(d, state, run_key(None), f"{state.id}-baseline", baseline, now)
         state.usage.baseline_runs += 1
         state.baseline_run = record
         if not record.ok:
@@ -460,16 +459,16 @@ class WorkflowLoop:
             if stop:
                 return self._stop(d, state, stop)
         if state.settings.population:
-            state.baseline_population = self._population(d, state, "population:baseline", baseline)
+            state.baseline_population = self._population(d, state, population_key(None), baseline)
         if effective_targets(baseline, self._goal(d, state)).require_dodgeable:
-            state.baseline_fairness = self._fairness(d, state, "analysis:fair:baseline", baseline)
+            state.baseline_fairness = self._fairness(d, state, fairness_key(None), baseline)
         state.round = 1
         self._transition(d, state, Status.RUNNING_CANDIDATE, data=TransitionData(baseline_telemetry=record.telemetry_hash))
 
     def _on_running_candidate(self, d: WorkflowDir, state: WorkflowState) -> None:
         rnd = state.current
         n = rnd.round
-        now = self._step(d, f"run:candidate:{n}")
+        now = self._step(d, run_key(n))
         stop = guardrails.deadline(now, state.deadline_at)
         if stop:
             return self._stop(d, state, stop)
@@ -484,7 +483,7 @@ class WorkflowLoop:
             stop = guardrails.prescreen_budget(state.usage, state.settings.budgets)
             if stop:
                 return self._stop(d, state, stop)
-            rnd.prescreen = self._prescreen(d, state, f"prescreen:candidate:{n}", f"{state.id}-c{n}-ref", candidate)
+            rnd.prescreen = self._prescreen(d, state, prescreen_key(n), f"{state.id}-c{n}-ref", candidate)
             assert rnd.prescreen.telemetry_hash is not None
             judged = gameplay_only(evaluate(baseline=baseline, goal=goal, baseline_telemetry=baseline_telemetry,
                                             candidate=candidate, candidate_telemetry=d.get(rnd.prescreen.telemetry_hash)))
@@ -494,7 +493,7 @@ class WorkflowLoop:
         stop = guardrails.engine_run_budget(state.usage, state.settings.budgets)
         if stop:
             return self._stop(d, state, stop)
-        record = self._run(d, state, f"run:candidate:{n}", f"{state.id}-c{n}", candidate, now)
+        record = self._run(d, state, run_key(n), f"{state.id}-c{n}", candidate, now)
         state.usage.candidate_runs += 1
         rnd.run = record
         if not record.ok or record.telemetry_hash is None:
@@ -506,10 +505,10 @@ class WorkflowLoop:
         evaluation = evaluate(baseline=baseline, goal=goal, baseline_telemetry=baseline_telemetry,
                               candidate=candidate, candidate_telemetry=d.get(record.telemetry_hash))
         if state.settings.population:
-            rnd.population = self._population(d, state, f"population:candidate:{n}", candidate)
+            rnd.population = self._population(d, state, population_key(n), candidate)
             evaluation = with_population(evaluation, rnd.population.checks, goal)
         if evaluation.targets.require_dodgeable:
-            rnd.fairness = self._fairness(d, state, f"analysis:fair:{n}", candidate)
+            rnd.fairness = self._fairness(d, state, fairness_key(n), candidate)
             evaluation = with_fairness(evaluation, rnd.fairness.check)
         self._evaluated(d, state, rnd, evaluation)
 
@@ -551,7 +550,7 @@ class WorkflowLoop:
                                                miss_score=r.miss_score, passed=bool(r.passed))
                             for r in state.rounds[:-1] if r.miss_score is not None],
             round=n)
-        now = self._step(d, f"review:{n}")
+        now = self._step(d, review_key(n))
         stop = self._guard_agent_call(state, now, estimate=len(evidence.model_dump_json()) // 3)
         if stop:
             return self._stop(d, state, stop)
@@ -564,7 +563,7 @@ class WorkflowLoop:
                 return _agent_failure(exc)
             return {"verdict": verdict.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
 
-        result = self._activity(d, f"review:{n}", work)
+        result = self._activity(d, review_key(n), work)
         self._count_calls(d, state, result["calls"])
         if result.get("error"):
             self._choose_best(state)
@@ -851,6 +850,20 @@ class WorkflowLoop:
             return state
 
 
+Step = Callable[[WorkflowLoop, WorkflowDir, WorkflowState], None]
+
+# The loop's steps: what ``advance`` does in each status it does not wait in. Each step records
+# its work and moves the workflow on (to a later status, or to one it waits in).
+STEPS: dict[Status, Step] = {
+    Status.PROPOSED: WorkflowLoop._on_proposed,
+    Status.AUTHORIZED: WorkflowLoop._on_authorized,
+    Status.RUNNING_BASELINE: WorkflowLoop._on_running_baseline,
+    Status.RUNNING_CANDIDATE: WorkflowLoop._on_running_candidate,
+    Status.REVIEWING: WorkflowLoop._on_reviewing,
+    Status.REPAIRING: WorkflowLoop._on_repairing,
+}
+
+
 def default_actor() -> str:
     """The invoking user's login name (recorded as the actor of ``--yes``)."""
     try:
@@ -859,5 +872,5 @@ def default_actor() -> str:
         return "unknown"
 
 
-__all__ = ["WorkflowLoop", "default_actor", "WorkflowError", "IllegalTransition", "Settings", "Usage", "new_workflow_id",
-           "failed_summary", "requirement_activity_key"]
+__all__ = ["WorkflowLoop", "STEPS", "default_actor", "WorkflowError", "IllegalTransition", "Settings", "Usage", "new_workflow_id",
+           "failed_summary"]
