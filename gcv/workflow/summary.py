@@ -46,6 +46,7 @@ def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
         "engine": state.settings.engine, "engines_used": state.engines_used(), "provider": state.settings.provider,
         "workspace": str(d.root), "decisions": decisions_allowed(state.status),
         "baseline_source": state.baseline_source,
+        "submitted_by": state.submitted_by, "resubmitted_from": state.resubmitted_from,
         "change": change_with_origins(d, state),
         **intent_summary(d, state, evaluation),
     }
