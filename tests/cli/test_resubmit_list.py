@@ -91,3 +91,19 @@ def test_list_shows_created_actor_and_decision_when_wide(gcv) -> None:
     listed = _json(gcv("list", "--json"))["workflows"][0]
     assert (listed["actor"], listed["decision"], listed["decided_by"]) == ("dana", "revise", "rita")
     assert isinstance(listed["created_at"], float)
+
+
+@pytest.mark.slow
+def test_a_resubmitted_workflow_s_bundle_verifies_and_replays_and_reindex_keeps_the_link(gcv, tmp_path: Path) -> None:
+    old = _json(gcv("run", BLOCKED, "--actor", "dana", "--json"))["workflow_id"]
+    new = _json(gcv("resubmit", old, PASSES, "--actor", "dana", "--json"))["workflow_id"]
+    assert gcv("authorize", new, "--actor", "omar", "--json").exit_code == 0
+    done = _json(gcv("resume", new, "--json"))
+    assert done["status"] == "evidence_ready" and done["resubmitted_from"] == old
+    verified = gcv("verify", done["evidence"]["bundle"], "--replay", "--json")
+    assert verified.exit_code == 0, verified.stdout[-3000:]
+    # the catalog is an index: rebuilt from the folders, it keeps who submitted and the link
+    (tmp_path / "ws" / "catalog.sqlite").unlink()
+    assert gcv("reindex", "--json").exit_code == 0
+    rows = {w["id"]: w for w in _json(gcv("list", "--json"))["workflows"]}
+    assert rows[new]["resubmitted_from"] == old and rows[new]["actor"] == "dana" and rows[old]["actor"] == "dana"
