@@ -136,3 +136,12 @@ def test_each_role_sees_what_needs_it(browser_as: Callable[[str], TestClient]) -
     assert '<td class="actor">dana</td>' in row and '<td class="decision">accept by rita</td>' in row
     api = browser_as("rita").get("/api/workflows", params={"needs": "reviewer"}).json()
     assert [w["id"] for w in api["workflows"]] == [ready]
+
+
+def test_relative_times_read_as_a_person_says_them() -> None:
+    from gcv.console.views import ago
+
+    now = 1_800_000_000.0
+    assert [ago(now - s, now) for s in (3, 300, 3 * 3600, 2 * 86_400, 86_400)] == [
+        "just now", "5 min ago", "3 h ago", "2 days ago", "1 day ago"]
+    assert ago(None, now) == "-" and ago(now - 400 * 86_400, now) == "2025-12-11"
