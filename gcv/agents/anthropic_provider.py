@@ -48,11 +48,10 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ValidationError
 
 from gcv.agents import prompts
-from gcv.agents.base import (INTENTS, REPAIR_INTENTS, AgentCall, RequirementDecision, ReviewVerdict,
-                             Usage)
+from gcv.agents.base import (INTENTS, REPAIR_INTENTS, AgentCall, CallBudget, CallLimits, RequirementDecision,
+                             ReviewVerdict, Usage)
 from gcv.agents.candidate_check import candidate_mismatches, mismatch_feedback
-from gcv.agents.errors import (AgentBudgetExceeded, CallLimits, AgentOutputInvalid, AgentRefused, AgentTruncated,
-                               AgentUnavailable, CallBudget)
+from gcv.agents.errors import AgentBudgetExceeded, AgentOutputInvalid, AgentRefused, AgentTruncated, AgentUnavailable
 from gcv.agents.strict_schema import strict_schema
 from gcv.contract.canonical import canonical_json, sha256_hex
 from gcv.contract.models import BulletHellConfig, Pattern, Targets

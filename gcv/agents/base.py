@@ -11,7 +11,8 @@ provider never applies a number or runs an engine.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
 
 from pydantic import ConfigDict, Field
 
@@ -20,9 +21,6 @@ from gcv.contract.goal import Goal
 from gcv.contract.intents import INTENTS, REPAIR_INTENTS, Intent
 from gcv.contract.models import BulletHellConfig
 from gcv.repair.models import ReviewVerdict
-
-if TYPE_CHECKING:
-    from gcv.agents.errors import CallLimits
 
 Decision = Literal["accepted", "needs_clarification", "out_of_scope", "blocked", "no_change"]
 DECISIONS: tuple[str, ...] = ("accepted", "needs_clarification", "out_of_scope", "blocked", "no_change")
@@ -109,6 +107,39 @@ class AgentCall(_Strict):
     error: str | None = None
 
 
+@dataclass
+class CallBudget:
+    """What is left for this agent call (retries included). The workflow hands it over in ``CallLimits``."""
+
+    remaining_calls: int
+    remaining_tokens: int
+    spent_calls: int = field(default=0)
+    spent_tokens: int = field(default=0)
+
+    def check(self, estimate: int) -> str | None:
+        """None if one more call of about ``estimate`` tokens fits; else the rule it breaks."""
+        if self.spent_calls >= self.remaining_calls:
+            return "model_call_budget"
+        if self.spent_tokens + estimate > self.remaining_tokens:
+            return "token_budget"
+        return None
+
+    def spend(self, tokens: int) -> None:
+        self.spent_calls += 1
+        self.spent_tokens += tokens
+
+
+@dataclass(frozen=True)
+class CallLimits:
+    """What the workflow allows one agent step, passed to the provider with the call: the calls
+    and tokens left (``budget``, retries included) and how many times malformed output may be
+    retried (``max_retries``; None: the provider's own setting). A provider that makes exactly
+    one call (offline, replay) takes them and needs neither."""
+
+    budget: CallBudget | None = None
+    max_retries: int | None = None
+
+
 class RequirementProvider(Protocol):
     name: str
 
@@ -127,5 +158,5 @@ class ReviewProvider(Protocol):
         """Pick accept / repair-with-one-intent / human_review from the evidence, within ``limits``."""
 
 
-__all__ = ["AgentCall", "BlockIssue", "Choice", "DECISIONS", "Question", "QuestionKind", "Decision", "INTENTS", "Intent", "REPAIR_INTENTS",
+__all__ = ["AgentCall", "BlockIssue", "CallBudget", "CallLimits", "Choice", "DECISIONS", "Question", "QuestionKind", "Decision", "INTENTS", "Intent", "REPAIR_INTENTS",
            "RequirementDecision", "RequirementProvider", "ReviewProvider", "ReviewVerdict", "Usage"]

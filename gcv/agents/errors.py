@@ -1,12 +1,11 @@
-"""How an agent call can fail without crashing the loop, and the budget a provider must respect.
+"""How an agent call can fail without crashing the loop (the budget a provider respects is
+``gcv.agents.base.CallLimits``).
 
 Providers raise these (never SDK exceptions); each carries the calls already made, so the
 workflow still counts and records every model call, retries included.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from gcv.agents.base import AgentCall
 from gcv.contract.status import Reason, Status
@@ -67,36 +66,3 @@ class ReplayMismatch(AgentError):
 
     kind = Reason.REPLAY_MISMATCH
     status = Reason.REPLAY_MISMATCH.status
-
-
-@dataclass
-class CallBudget:
-    """What is left for this agent call (retries included). The workflow sets it."""
-
-    remaining_calls: int
-    remaining_tokens: int
-    spent_calls: int = field(default=0)
-    spent_tokens: int = field(default=0)
-
-    def check(self, estimate: int) -> str | None:
-        """None if one more call of about ``estimate`` tokens fits; else the rule it breaks."""
-        if self.spent_calls >= self.remaining_calls:
-            return "model_call_budget"
-        if self.spent_tokens + estimate > self.remaining_tokens:
-            return "token_budget"
-        return None
-
-    def spend(self, tokens: int) -> None:
-        self.spent_calls += 1
-        self.spent_tokens += tokens
-
-
-@dataclass(frozen=True)
-class CallLimits:
-    """What the workflow allows one agent step, passed to the provider with the call: the calls
-    and tokens left (``budget``, retries included) and how many times malformed output may be
-    retried (``max_retries``; None: the provider's own setting). A provider that makes exactly
-    one call (offline, replay) takes them and needs neither."""
-
-    budget: CallBudget | None = None
-    max_retries: int | None = None

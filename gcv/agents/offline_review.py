@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gcv.agents.base import AgentCall, ReviewVerdict
-from gcv.agents.errors import CallLimits
+from gcv.agents.base import AgentCall, CallLimits, ReviewVerdict
 from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
 from gcv.contract.canonical import canonical_bytes, sha256_hex
 from gcv.contract.intents import (

@@ -36,9 +36,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gcv.agents.base import AgentCall, RequirementDecision, ReviewVerdict
-from gcv.agents.errors import (AgentBudgetExceeded, AgentError, CallLimits, AgentOutputInvalid, AgentRefused,
-                               AgentTruncated, AgentUnavailable, ReplayMismatch)
+from gcv.agents.base import AgentCall, CallLimits, RequirementDecision, ReviewVerdict
+from gcv.agents.errors import (AgentBudgetExceeded, AgentError, AgentOutputInvalid, AgentRefused, AgentTruncated,
+                               AgentUnavailable, ReplayMismatch)
 from gcv.agents.anthropic_provider import (OutputInvalid, decode_requirement_against, decode_requirement_output,
                                            decode_review_output, requirement_prompt, review_prompt, validation_text)
 from gcv.agents.offline_requirement.provider import prompt_sha256 as offline_requirement_sha256

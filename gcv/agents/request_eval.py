@@ -48,8 +48,8 @@ from pydantic import (ConfigDict, Field, StrictBool, StrictFloat, StrictInt, Str
                       model_validator)
 
 from gcv.contract.base import GcvModel
-from gcv.agents.base import DECISIONS, AgentCall, Decision, RequirementDecision, RequirementProvider
-from gcv.agents.errors import AgentError, CallLimits, ReplayMismatch
+from gcv.agents.base import DECISIONS, AgentCall, CallLimits, Decision, RequirementDecision, RequirementProvider
+from gcv.agents.errors import AgentError, ReplayMismatch
 from gcv.agents.replay_provider import decode_recorded_output, prompt_fingerprint
 from gcv.agents.requirement import Proposal, RequirementAgent
 from gcv.contract.canonical import config_hash

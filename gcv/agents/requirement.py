@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from gcv.agents.anthropic_provider import AnthropicRequirementProvider
-from gcv.agents.base import AgentCall, BlockIssue, RequirementDecision, RequirementProvider
+from gcv.agents.base import AgentCall, BlockIssue, CallLimits, RequirementDecision, RequirementProvider
 from gcv.agents.candidate_check import value_at
-from gcv.agents.errors import CallLimits
 from gcv.agents.goal_applier import GoalRangeError, apply_goal
 from gcv.agents.offline_requirement import OfflineRequirementProvider
 from gcv.agents.replay_provider import ReplayRequirementProvider

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gcv.agents.anthropic_provider import AnthropicReviewProvider
-from gcv.agents.base import AgentCall, ReviewProvider, ReviewVerdict
-from gcv.agents.errors import CallLimits
+from gcv.agents.base import AgentCall, CallLimits, ReviewProvider, ReviewVerdict
 from gcv.agents.offline_review import OfflineReviewProvider
 from gcv.agents.replay_provider import ReplayReviewProvider
 from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence

@@ -22,7 +22,7 @@ COMMAND_MODULES: dict[str, str] = {
     "validate": "validate_cmds", "diff": "validate_cmds", "schema": "validate_cmds",
     "propose": "propose_cmds",
     "sim": "sim_cmds", "engines": "sim_cmds",
-    "run": "workflow_cmds", "authorize": "workflow_cmds", "resume": "workflow_cmds", "status": "workflow_cmds",
+    "run": "workflow_cmds", "resubmit": "workflow_cmds", "authorize": "workflow_cmds", "resume": "workflow_cmds", "status": "workflow_cmds",
     "reindex": "workflow_cmds", "list": "workflow_cmds", "answer": "workflow_cmds", "decide": "workflow_cmds",
     "baselines": "workflow_cmds",
     "batch": "batch_cmds",

@@ -68,14 +68,44 @@ def choose_workflow(console: Console, wf_id: str, number: int, actor: str) -> di
             "choice": rnd.choice.model_dump(mode="json") if rnd.choice else None, "exit_code": 0}
 
 
+def overrides_of(body: AuthorizeBody) -> workflows.BudgetOverrides:
+    return workflows.BudgetOverrides(max_candidate_runs=body.max_runs, max_model_calls=body.max_model_calls,
+                                     max_tokens=body.max_tokens, deadline_seconds=body.deadline)
+
+
 def authorize_workflow(console: Console, wf_id: str, body: AuthorizeBody, actor: str) -> dict[str, Any]:
     """``gcv authorize WF --actor NAME`` then ``gcv resume WF`` (in the background)."""
-    overrides = workflows.BudgetOverrides(max_candidate_runs=body.max_runs, max_model_calls=body.max_model_calls,
-                                          max_tokens=body.max_tokens, deadline_seconds=body.deadline)
-    authorized = workflows.authorize(console.jobs.loop(), wf_id, actor=actor, via="gcv console", overrides=overrides)
+    authorized = workflows.authorize(console.jobs.loop(), wf_id, actor=actor, via="gcv console",
+                                     overrides=overrides_of(body))
     console.jobs.start(wf_id, "run")
     return {"workflow_id": wf_id, "status": str(authorized.status),
             "authorization": authorized.authorization.model_dump(mode="json"), "exit_code": 0}
+
+
+def resubmit_workflow(console: Console, wf_id: str, request: str, actor: str) -> dict[str, Any]:
+    """``gcv resubmit WF "edited request"``: a new workflow linked to WF, proposed."""
+    resubmitted = workflows.resubmit(console.jobs.loop(), wf_id, request, actor=actor)
+    write_evidence(console.ws, resubmitted.state)
+    return _proposed(console, resubmitted.state)
+
+
+def resubmissions_of(console: Console, wf_id: str) -> list[str]:
+    """The workflows that resubmit ``wf_id`` (it is superseded by them)."""
+    return workflows.resubmissions(console.jobs.loop(), wf_id)
+
+
+def rerun_workflow(console: Console, wf_id: str, body: AuthorizeBody, actor: str) -> dict[str, Any]:
+    """Run a budget-exhausted workflow again with a larger budget: a linked resubmission of the
+    same request, authorized by the operator with the larger budgets, run in the background."""
+    rerun = workflows.rerun_with_larger_budget(console.jobs.loop(), wf_id, actor=actor, overrides=overrides_of(body),
+                                               via="gcv console (run again with a larger budget)", advance=False)
+    if rerun.status == "authorized":
+        console.jobs.start(rerun.wf_id, "run")
+    else:
+        write_evidence(console.ws, rerun.state)
+    return {"workflow_id": rerun.wf_id, "resubmitted_from": wf_id, "status": str(rerun.status),
+            "authorization": rerun.state.authorization.model_dump(mode="json") if rerun.state.authorization else None,
+            "exit_code": 0}
 
 
 def resume_workflow(console: Console, wf_id: str) -> dict[str, Any]:
@@ -121,9 +151,11 @@ def baseline_version(console: Console, version: str) -> dict[str, Any]:
 
 
 def list_filter(status: str | None, actor: str | None, since: str | None, until: str | None,
-                q: str | None) -> WorkflowFilter:
+                q: str | None, needs: tuple[str, ...] | None = None) -> WorkflowFilter:
+    """``needs``: the roles whose waiting workflows to list (what needs me: gcv.service.workflows.NEEDS)."""
     return WorkflowFilter(status=status or None, actor=actor or None, since=_date(since, "since"),
-                          until=_date(until, "until", end=True), text=q or None)
+                          until=_date(until, "until", end=True), text=q or None,
+                          statuses=workflows.needed_by(needs) if needs is not None else None)
 
 
 def _date(text: str | None, name: str, *, end: bool = False) -> float | None:
@@ -138,4 +170,5 @@ def _date(text: str | None, name: str, *, end: bool = False) -> float | None:
 
 
 __all__ = ["load", "create_workflow", "answer_workflow", "authorize_workflow", "resume_workflow", "decide_workflow",
-           "reject_runs", "rollback_baseline", "baseline_version", "list_filter"]
+           "reject_runs", "rollback_baseline", "baseline_version", "list_filter", "resubmit_workflow", "rerun_workflow", "resubmissions_of",
+           "overrides_of"]

@@ -32,6 +32,11 @@ class NewWorkflow(_Body):
     actor: str | None = Field(default=None, max_length=64, description="loopback console without users only")
 
 
+class ResubmitBody(_Body):
+    request: str = Field(min_length=1, max_length=MAX_REQUEST_CHARS, description="the edited request (gcv resubmit)")
+    actor: str | None = Field(default=None, max_length=64, description="loopback console without users only")
+
+
 class AnswerBody(_Body):
     text: str = Field(min_length=1, max_length=MAX_REQUEST_CHARS, description="the answers, in plain language")
     actor: str | None = Field(default=None, max_length=64)
@@ -182,7 +187,7 @@ class ViewerMeta(_Out):
     max_tick: int
 
 
-__all__ = ["NewWorkflow", "AnswerBody", "AuthorizeBody", "DecisionBody", "RollbackBody", "MAX_REQUEST_CHARS",
+__all__ = ["NewWorkflow", "ResubmitBody", "AnswerBody", "AuthorizeBody", "DecisionBody", "RollbackBody", "MAX_REQUEST_CHARS",
            "MAX_NOTE_CHARS", "Health", "Me", "WorkflowSummary", "Proposed", "WorkflowList", "AuthorizedOut",
            "ResumedOut", "DecidedOut", "BaselineList", "BaselineVersion", "RolledBack", "EngineList", "ProviderList",
            "ViewerMeta"]

@@ -51,6 +51,48 @@ def utc(ts: float | None) -> str:
     return "-" if ts is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(ts))
 
 
+def ago(ts: float | None, now: float) -> str:
+    """How long ago, in the words a person reads ("just now", "5 min ago", "3 h ago", "2 days ago")."""
+    if ts is None:
+        return "-"
+    gone = max(0.0, now - ts)
+    if gone < 45:
+        return "just now"
+    if gone < 3600 - 30:
+        return f"{max(1, round(gone / 60))} min ago"
+    if gone < 86_400 - 1800:
+        return f"{round(gone / 3600)} h ago"
+    days = max(1, round(gone / 86_400))
+    return f"{days} day{'s' if days != 1 else ''} ago" if days < 60 else time.strftime("%Y-%m-%d", time.gmtime(ts))
+
+
+# the authorize form's number inputs: (form field, the Budgets field, label, step)
+BUDGET_INPUTS = (("max_runs", "max_candidate_runs", "candidate runs", 1),
+                 ("max_model_calls", "max_model_calls", "model calls", 1),
+                 ("max_tokens", "max_tokens", "tokens", 1000),
+                 ("deadline", "deadline_seconds", "deadline (s after authorization)", 1))
+
+
+def budget_inputs(state: WorkflowState, *, grow: bool = False) -> list[dict[str, Any]]:
+    """The number inputs of the budgets an operator may set, each with the range the budgets
+    model allows (``Budgets``' own bounds, so the page and the validation agree) and the
+    workflow's value; ``grow``: a suggestion for running again (twice the runs, calls, time)."""
+    budgets = state.settings.budgets
+    out = []
+    for name, key, label, step in BUDGET_INPUTS:
+        info = type(budgets).model_fields[key]
+        low = next((getattr(m, "ge", None) for m in info.metadata if getattr(m, "ge", None) is not None), None)
+        if low is None:  # a strict lower bound (deadline > 0): the smallest whole step above it
+            low = next((getattr(m, "gt") + step for m in info.metadata if getattr(m, "gt", None) is not None), 0)
+        high = next(getattr(m, "le") for m in info.metadata if getattr(m, "le", None) is not None)
+        value = getattr(budgets, key)
+        if grow:
+            value = min(high, value * 2 if value else step)
+        out.append({"name": name, "key": key, "label": label, "min": low, "max": high, "step": step,
+                    "value": int(value) if float(value).is_integer() else value})
+    return out
+
+
 def usable_engines() -> list[dict[str, Any]]:
     """What ``gcv engines`` reports, and which of them can run here now."""
     rows = []
@@ -321,5 +363,5 @@ def batches(root: Path) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["status_view", "utc", "usable_engines", "usable_providers", "progress", "proposal", "authorization_plan",
+__all__ = ["status_view", "utc", "ago", "budget_inputs", "BUDGET_INPUTS", "usable_engines", "usable_providers", "progress", "proposal", "authorization_plan",
            "review", "verify_result", "trust", "evidence_current", "batches", "liveness", "last_step"]

@@ -321,7 +321,8 @@ class LoopReplay:
             settings = created.data.settings
             try:
                 loop.create(created.data.request, baseline, settings,
-                            baseline_source=self.state.baseline_source, wf_id=wf_id)
+                            baseline_source=self.state.baseline_source, wf_id=wf_id, actor=created.data.actor,
+                            resubmitted_from=created.data.resubmitted_from)
                 while True:
                     loop.advance(wf_id)
                     done = len(ws.workflow_dir(wf_id).events())

@@ -370,6 +370,10 @@ class _Consistency:
             problems.append("the state's baseline is not the one the 'created' event names")
         if created.request != state.request:
             problems.append("the state's request text is not the one the 'created' event records")
+        if created.resubmitted_from != state.resubmitted_from:
+            problems.append("the state's resubmitted_from is not the one the 'created' event records")
+        if created.actor != state.submitted_by:
+            problems.append("the state's submitted_by is not the actor the 'created' event records")
         for key in ("engine", "provider", "seed", "player"):
             if getattr(created.settings, key) != getattr(state.settings, key):
                 problems.append(f"settings.{key} differs between the state and the 'created' event")

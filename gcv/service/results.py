@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from gcv.contract.status import Status
-from gcv.workflow.state import Authorization, HumanDecision, WorkflowState
+from gcv.workflow.state import Authorization, Budgets, HumanDecision, WorkflowState
 
 EvidenceFailureKind = Literal["damaged", "environment", "internal"]
 
@@ -65,6 +65,21 @@ class Submitted(Outcome):
 
 
 @dataclass(frozen=True)
+class Resubmitted(Submitted):
+    """A new workflow that edits and resubmits ``old`` (its state records ``resubmitted_from``)."""
+
+    old: WorkflowState | None = None
+
+
+@dataclass(frozen=True)
+class Rerun(Outcome):
+    """A ``budget_exhausted`` workflow's request, resubmitted and authorized with ``budgets``."""
+
+    old: WorkflowState | None = None
+    budgets: Budgets | None = None
+
+
+@dataclass(frozen=True)
 class Answered(Outcome):
     """The answers are recorded and the same request went back to the requirement agent."""
 
@@ -106,4 +121,4 @@ class Decided(Outcome):
 
 
 __all__ = ["EvidenceFailure", "EvidenceOutcome", "Outcome", "Submitted", "Answered", "Authorized", "Resumed",
-           "Decided", "EvidenceFailureKind"]
+           "Decided", "EvidenceFailureKind", "Resubmitted", "Rerun"]

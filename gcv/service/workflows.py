@@ -10,7 +10,7 @@ which input), so that no interface has to read a message to know what went wrong
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard, overload
@@ -26,7 +26,7 @@ from gcv.contract.status import Status
 from gcv.repair.scope import whole_fight
 from gcv.service.errors import (Conflict, Damaged, InvalidInput, Locked, NotFound, Refusal, WorkspaceRefusal,
                                 WrongState)
-from gcv.service.results import Answered, Authorized, Chosen, Decided, Resumed, Submitted
+from gcv.service.results import Answered, Authorized, Chosen, Decided, Rerun, Resubmitted, Resumed, Submitted
 from gcv.service.evidence import finish
 from gcv.store.catalog import Workspace
 from gcv.store.errors import DamagedRecord, StoreError, WorkflowLocked
@@ -123,6 +123,7 @@ class Submission:
     actor: str | None = None
     offered_providers_only: bool = False
     fairness_policy: str = DEFAULT_FAIRNESS_POLICY
+    resubmitted_from: str | None = None  # the workflow this one edits and resubmits (:func:`resubmit`)
 
 
 def _is_policy(policy: str) -> TypeGuard[FairnessPolicy]:
@@ -185,7 +186,8 @@ def submit(loop: WorkflowLoop, submission: Submission, *,
         settings = Settings(engine=submission.engine, provider=submission.provider, seed=submission.seed,
                             budgets=submission.budgets, population=submission.population,
                             fairness_policy=check_fairness_policy(submission.fairness_policy))
-        wf_id = loop.create(submission.request, base, settings, baseline_source=source, actor=submission.actor)
+        wf_id = loop.create(submission.request, base, settings, baseline_source=source, actor=submission.actor,
+                            resubmitted_from=submission.resubmitted_from)
     if on_created is not None:
         on_created(wf_id, source)
     with writer(loop, wf_id):
@@ -345,6 +347,122 @@ def reject(loop: WorkflowLoop, wf_id: str, *, actor: str, note: str = "") -> Dec
         return decide(loop, wf_id, decision="rollback", actor=actor, note=note.strip() or "runs not authorized")
 
 
+# ---------------------------------------------------------------------- a way back
+# The ends a person may start again from (issue 31 item 3): a reviewer asked for a revision,
+# the loop was blocked, or it ran out of budget. The state machine leaves none of them but to a
+# decision (gcv.workflow.states), so going on is a *new* workflow linked to the old one: the
+# new state records ``resubmitted_from``, the catalog finds the old one superseded by it.
+RESUBMITTABLE = frozenset({Status.REVISION_REQUESTED, Status.BLOCKED, Status.BUDGET_EXHAUSTED})
+
+
+def resubmissions(loop: WorkflowLoop, wf_id: str) -> list[str]:
+    """The workflows that resubmit ``wf_id`` (it is superseded by them), oldest first."""
+    with refusals():
+        return loop.ws.resubmissions_of(wf_id)
+
+
+def check_resubmittable(loop: WorkflowLoop, wf_id: str) -> WorkflowState:
+    """The state of a workflow that may be resubmitted; ``WrongState`` for any other status,
+    ``Conflict`` for one already resubmitted (resubmit the newer one)."""
+    state = load(loop, wf_id)
+    if state.status not in RESUBMITTABLE:
+        ends = ", ".join(sorted(str(s) for s in RESUBMITTABLE))
+        raise WrongState(f"{wf_id} is {state.status} ({state.status.title}); only a workflow that ended {ends} "
+                         "can be edited and resubmitted")
+    later = resubmissions(loop, wf_id)
+    if later:
+        raise Conflict(f"{wf_id} was already resubmitted as {later[-1]}; edit and resubmit that one")
+    return state
+
+
+def resubmit(loop: WorkflowLoop, wf_id: str, request: str, *, actor: str | None = None,
+             on_created: Callable[[str, str], None] | None = None) -> Resubmitted:
+    """``gcv resubmit WF "edited request"`` / the console's "Edit and resubmit": a new workflow
+    of the edited request on the old one's baseline, engine, provider, seed, budgets, population
+    and fair-fight policy, recording ``resubmitted_from``; proposed as :func:`submit` does. The old
+    workflow is left as it is (its history and evidence stay final); its lock is held while the
+    new one is created, so two resubmissions of one workflow cannot both succeed."""
+    with writer(loop, wf_id):
+        d, _ = loop.load(wf_id)
+        old = check_resubmittable(loop, wf_id)
+        s = old.settings
+        base = BulletHellConfig.model_validate(d.get(old.baseline_hash))
+        submission = Submission(request=request.strip(), engine=s.engine, provider=s.provider, seed=s.seed,
+                                budgets=s.budgets, population=s.population, baseline=(base, old.baseline_source),
+                                actor=actor, fairness_policy=s.fairness_policy, resubmitted_from=wf_id)
+        submitted = submit(loop, submission, on_created=on_created)
+        return Resubmitted(submitted.state, baseline_source=submitted.baseline_source, old=old)
+
+
+def _larger(current: Budgets, overrides: BudgetOverrides) -> Budgets:
+    """The merged budgets, refused unless one of them is larger than the old run's and none smaller."""
+    merged = merged_budgets(current, overrides)
+    keys = [k for k, v in vars(overrides).items() if v is not None]
+    if any(getattr(merged, k) < getattr(current, k) for k in keys):
+        smaller = next(k for k in keys if getattr(merged, k) < getattr(current, k))
+        raise InvalidInput(f"{smaller}: {getattr(merged, smaller)} is smaller than the {getattr(current, smaller)} "
+                           "the workflow ran out of; run again with a larger budget", field=smaller)
+    if not any(getattr(merged, k) > getattr(current, k) for k in keys):
+        raise InvalidInput("run again with a larger budget: raise at least one of max_candidate_runs, "
+                           "max_model_calls, max_tokens, deadline_seconds", field="budgets")
+    return merged
+
+
+def rerun_with_larger_budget(loop: WorkflowLoop, wf_id: str, *, actor: str, overrides: BudgetOverrides,
+                             via: str = "gcv console", advance: bool = True) -> Rerun:
+    """An operator runs a ``budget_exhausted`` workflow again with a larger budget: the state
+    machine takes no way out of that status but a decision, so this is a :func:`resubmit` of the
+    same request, authorized at once by the operator with the larger budgets (under the old
+    authorization's repair scope and fair-fight policy), then run (``advance=False``: authorized
+    only; the console runs it in the background)."""
+    if not actor.strip():
+        raise InvalidInput("running again needs an actor name (--actor)", field="actor")
+    old = load(loop, wf_id)
+    if old.status != Status.BUDGET_EXHAUSTED:
+        raise WrongState(f"{wf_id} is {old.status} ({old.status.title}); only a workflow whose budget is exhausted "
+                         "runs again with a larger budget (edit and resubmit the others)")
+    budgets = _larger(old.settings.budgets, overrides)
+    scope = "request"
+    if old.authorization is not None and old.authorization.repair_scope is not None:
+        d = loop.ws.workflow_dir(wf_id)
+        whole = whole_fight(BulletHellConfig.model_validate(d.get(old.baseline_hash)))
+        got = old.authorization.repair_scope
+        scope = "fight" if (got.phases, got.fields) == (whole.phases, whole.fields) else "request"
+    resubmitted = resubmit(loop, wf_id, old.request, actor=actor)
+    new_id = resubmitted.wf_id
+    if resubmitted.status != Status.AWAITING_AUTHORIZATION:  # the same request stopped earlier this time
+        return Rerun(resubmitted.state, old=resubmitted.old, budgets=budgets)
+    authorized = authorize(loop, new_id, actor=actor, via=via,
+                           overrides=BudgetOverrides(**{k: getattr(budgets, k) for k in vars(BudgetOverrides())}),
+                           fairness_policy=old.settings.fairness_policy, repair_scope=scope)
+    state = authorized.state
+    if advance:
+        state = resume(loop, new_id).state
+    return Rerun(state, old=resubmitted.old, budgets=budgets)
+
+
+# ---------------------------------------------------------------------- what needs me
+# What each role is waited for by (issue 31 item 4): the console's "needs me" list.
+NEEDS: dict[str, tuple[Status, ...]] = {
+    "designer": (Status.NEEDS_CLARIFICATION, Status.AWAITING_CHOICE),
+    "operator": (Status.AWAITING_AUTHORIZATION,),
+    "reviewer": (Status.EVIDENCE_READY,),
+}
+
+
+def needed_by(roles: Iterable[str]) -> tuple[str, ...]:
+    """The statuses that wait for a person with any of ``roles`` (``InvalidInput`` for a role
+    that is not one)."""
+    out: list[str] = []
+    for role in roles:
+        if role not in NEEDS:
+            raise InvalidInput(f"role {role!r}; roles: {', '.join(NEEDS)}", field="needs")
+        out += [str(s) for s in NEEDS[role] if str(s) not in out]
+    return tuple(out)
+
+
 __all__ = ["offered_providers", "Submission", "BudgetOverrides", "check_submission", "submit", "answer", "authorize", "resume",
            "resumable", "decide", "reject", "questions", "merged_budgets", "find", "load", "writer", "refusals",
-           "refusal_of", "finish", "choose", "tradeoffs", "check_fairness_policy", "REPAIR_SCOPES"]
+           "refusal_of", "finish", "choose", "tradeoffs", "check_fairness_policy", "REPAIR_SCOPES",
+           "RESUBMITTABLE", "resubmit", "resubmissions", "check_resubmittable", "rerun_with_larger_budget", "NEEDS",
+           "needed_by"]

@@ -35,12 +35,15 @@ from gcv.store.workflow_dir import WorkflowDir
 WORKFLOW_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,79}$")
 
 _WORKFLOW_COLUMNS = ("id", "created_at", "updated_at", "status", "request", "engine", "provider", "baseline_hash",
-                     "actor", "engines_used", "terminal_reason")
+                     "actor", "engines_used", "terminal_reason", "resubmitted_from", "decision", "decided_by")
+# the columns later versions added (an earlier catalog gets them by ALTER TABLE, empty)
+_ADDED_COLUMNS = ("actor", "engines_used", "terminal_reason", "resubmitted_from", "decision", "decided_by")
 
 
 @dataclass(frozen=True)
 class WorkflowFilter:
     status: str | None = None
+    statuses: tuple[str, ...] | None = None  # any of these statuses (an empty tuple matches nothing)
     actor: str | None = None
     since: float | None = None  # created_at >= since
     until: float | None = None  # created_at < until
@@ -71,7 +74,7 @@ class Workspace:
                     status TEXT NOT NULL, request TEXT NOT NULL, engine TEXT NOT NULL,
                     provider TEXT NOT NULL, baseline_hash TEXT NOT NULL)""")
                 columns = {row[1] for row in db.execute("PRAGMA table_info(workflows)")}
-                for name in ("actor", "engines_used", "terminal_reason"):
+                for name in _ADDED_COLUMNS:
                     if name not in columns:  # a catalog written by an earlier version
                         db.execute(f"ALTER TABLE workflows ADD COLUMN {name} TEXT")
                 db.execute("CREATE INDEX IF NOT EXISTS workflows_created ON workflows(created_at)")
@@ -121,19 +124,32 @@ class Workspace:
 
     # ---------------------------------------------------------------- the index
     def register(self, wf_id: str, *, created_at: float, request: str, engine: str, provider: str,
-                 baseline_hash: str, status: str, actor: str | None = None) -> None:
+                 baseline_hash: str, status: str, actor: str | None = None,
+                 resubmitted_from: str | None = None) -> None:
         with self._db() as db:
             db.execute("INSERT OR IGNORE INTO workflows (id, created_at, updated_at, status, request, engine, "
-                       "provider, baseline_hash, actor) VALUES (?,?,?,?,?,?,?,?,?)",
-                       (wf_id, created_at, created_at, status, request, engine, provider, baseline_hash, actor))
+                       "provider, baseline_hash, actor, resubmitted_from) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                       (wf_id, created_at, created_at, status, request, engine, provider, baseline_hash, actor,
+                        resubmitted_from))
 
     def update_status(self, wf_id: str, status: str, at: float, *, engines_used: list[str] | None = None,
-                      terminal_reason: str | None = None, actor: str | None = None) -> None:
+                      terminal_reason: str | None = None, actor: str | None = None,
+                      decision: tuple[str, str] | None = None) -> None:
+        """``decision``: the human decision and who took it, once there is one."""
+        decided, by = decision or (None, None)
         with self._db() as db:
             db.execute("UPDATE workflows SET status=?, updated_at=?, terminal_reason=?, "
-                       "engines_used=COALESCE(?, engines_used), actor=COALESCE(?, actor) WHERE id=?",
+                       "engines_used=COALESCE(?, engines_used), actor=COALESCE(?, actor), "
+                       "decision=COALESCE(?, decision), decided_by=COALESCE(?, decided_by) WHERE id=?",
                        (status, at, terminal_reason, ",".join(engines_used) if engines_used else None, actor,
-                        wf_id))
+                        decided, by, wf_id))
+
+    def resubmissions_of(self, wf_id: str) -> list[str]:
+        """The workflows that edit and resubmit ``wf_id`` (it is superseded by them), oldest first."""
+        with self._db() as db:
+            rows = db.execute("SELECT id FROM workflows WHERE resubmitted_from = ? ORDER BY created_at, id",
+                              (wf_id,)).fetchall()
+        return [str(r[0]) for r in rows]
 
     def upsert(self, row: dict[str, Any]) -> None:
         with self._db() as db:
@@ -146,6 +162,9 @@ class Workspace:
         if f.status:
             clauses.append("status = ?")
             args.append(f.status)
+        if f.statuses is not None:
+            clauses.append(f"status IN ({', '.join('?' * len(f.statuses))})" if f.statuses else "0")
+            args += list(f.statuses)
         if f.actor:
             clauses.append("actor = ?")
             args.append(f.actor)

@@ -43,6 +43,9 @@ class CreatedData(EventData):
     request: str = Field(description="the designer's words, as submitted")
     settings: Settings
     baseline_hash: str = Field(description="artifact hash of the baseline config")
+    # recorded only when set (EventData.record), so logs written before them read back unchanged
+    actor: str | None = Field(default=None, description="who submitted the request")
+    resubmitted_from: str | None = Field(default=None, description="the workflow this one edits and resubmits")
 
 
 class TransitionData(EventData):

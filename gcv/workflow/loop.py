@@ -34,8 +34,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from gcv.agents.base import RequirementDecision
-from gcv.agents.errors import AgentError, CallBudget, CallLimits
+from gcv.agents.base import CallBudget, CallLimits, RequirementDecision
+from gcv.agents.errors import AgentError
 from gcv.agents.requirement import RequirementAgent
 from gcv.agents.review import ReviewAgent
 from gcv.agents.review_evidence import RepairHistoryEntry, ReviewEvidence
@@ -124,7 +124,10 @@ class WorkflowLoop:
 
     # ------------------------------------------------------------------ creation
     def create(self, request: str, baseline: BulletHellConfig, settings: Settings, *,
-               baseline_source: str, actor: str | None = None, wf_id: str | None = None) -> str:
+               baseline_source: str, actor: str | None = None, wf_id: str | None = None,
+               resubmitted_from: str | None = None) -> str:
+        """A new workflow. ``actor`` (who submitted it) and ``resubmitted_from`` (the workflow it
+        edits and resubmits) are recorded in the ``created`` event and the state when given."""
         now = self.clock()
         wf_id = wf_id or new_workflow_id(request, now)
         d = self.ws.workflow_dir(wf_id)
@@ -134,15 +137,16 @@ class WorkflowLoop:
         with d.lock():
             state = WorkflowState(id=wf_id, request=request, settings=settings,
                                   baseline_hash=d.put(baseline.model_dump(mode="json")),
-                                  baseline_source=baseline_source, created_at=now)
-            event = self._event(d, "created", CreatedData(request=request, settings=settings,
-                                                          baseline_hash=state.baseline_hash),
-                                at=now, to=Status.PROPOSED)
+                                  baseline_source=baseline_source, created_at=now, submitted_by=actor,
+                                  resubmitted_from=resubmitted_from)
+            optional = {k: v for k, v in (("actor", actor), ("resubmitted_from", resubmitted_from)) if v is not None}
+            data = CreatedData(request=request, settings=settings, baseline_hash=state.baseline_hash, **optional)
+            event = self._event(d, "created", data, at=now, to=Status.PROPOSED)
             state.event_seq = event["seq"]
             state.history = History.model_validate(d.write_state(state.to_json()))
             self.ws.register(wf_id, created_at=now, request=request, engine=settings.engine,
                              provider=settings.provider, baseline_hash=state.baseline_hash, status=Status.PROPOSED,
-                             actor=actor)
+                             actor=actor, resubmitted_from=resubmitted_from)
         return wf_id
 
     # ------------------------------------------------------------------ reading
@@ -193,8 +197,10 @@ class WorkflowLoop:
         event = self._event(d, "transition", data, at=at, **{"from": source, "to": target})
         state.event_seq = event["seq"]
         state.history = History.model_validate(d.write_state(state.to_json()))
+        decided = state.human_decision
         self.ws.update_status(state.id, target, event["at"], engines_used=state.engines_used(),
-                              terminal_reason=state.terminal_reason)
+                              terminal_reason=state.terminal_reason,
+                              decision=(decided.decision, decided.actor) if decided is not None else None)
 
     def _trace(self, d: WorkflowDir, state: WorkflowState, line: str) -> float:
         state.trace.append(line)

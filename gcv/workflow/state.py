@@ -246,6 +246,14 @@ class WorkflowState(_Model):
     baseline_hash: str
     baseline_source: str
     created_at: float
+    # who submitted the request (None in workflows created before it was recorded: their catalog
+    # row names the authorizer); left out of the JSON when unset, so older states keep their form
+    submitted_by: str | None = Field(default=None, exclude_if=lambda v: v is None,
+                                     description="who submitted the request (gcv run --actor, the console's user)")
+    resubmitted_from: str | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="the workflow this one edits and resubmits (gcv resubmit; it ended revise, blocked or budget "
+                    "exhausted); the old one is found superseded through the catalog")
     authorization: Authorization | None = None
     deadline_at: float | None = None
     requirement: RequirementOutcome | None = None

@@ -46,6 +46,7 @@ def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
         "engine": state.settings.engine, "engines_used": state.engines_used(), "provider": state.settings.provider,
         "workspace": str(d.root), "decisions": decisions_allowed(state.status),
         "baseline_source": state.baseline_source,
+        "submitted_by": state.submitted_by, "resubmitted_from": state.resubmitted_from,
         "change": change_with_origins(d, state),
         **intent_summary(d, state, evaluation),
     }
@@ -109,14 +110,18 @@ def second_reading_summary(state: WorkflowState) -> dict[str, Any] | None:
 
 def catalog_row(state: WorkflowState) -> dict[str, Any]:
     """The catalog's index row of a workflow, read from its state (``gcv reindex``)."""
-    actor = state.authorization.actor if state.authorization else None
+    # who submitted it; a workflow created before that was recorded names its authorizer
+    actor = state.submitted_by or (state.authorization.actor if state.authorization else None)
+    decided = state.human_decision
     updated = max([state.created_at, *(a.at for a in state.answers),
                    *([state.authorization.at] if state.authorization else []),
                    *([state.human_decision.at] if state.human_decision else [])])
     return {"id": state.id, "created_at": state.created_at, "updated_at": updated, "status": str(state.status),
             "request": state.request, "engine": state.settings.engine, "provider": state.settings.provider,
             "baseline_hash": state.baseline_hash, "actor": actor, "engines_used": ",".join(state.engines_used()),
-            "terminal_reason": str(state.terminal_reason) if state.terminal_reason else None}
+            "terminal_reason": str(state.terminal_reason) if state.terminal_reason else None,
+            "resubmitted_from": state.resubmitted_from, "decision": decided.decision if decided else None,
+            "decided_by": decided.actor if decided else None}
 
 
 __all__ = ["catalog_row", "summary_object", "second_reading_summary", "change_with_origins", "percent_change", "REQUESTED"]

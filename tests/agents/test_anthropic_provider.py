@@ -23,9 +23,8 @@ from gcv.agents.anthropic_provider import (DEFAULT_MODEL, REQUIREMENT_TOOL, REVI
                                            AnthropicReviewProvider, AnthropicSettings, ProviderConfigError,
                                            decode_requirement_output, estimate_tokens, requirement_prompt,
                                            requirement_tool, review_tool)
-from gcv.agents.base import RequirementDecision
-from gcv.agents.errors import (AgentOutputInvalid, AgentRefused, AgentTruncated, AgentUnavailable, CallBudget, CallLimits,
-                               ReplayMismatch)
+from gcv.agents.base import CallBudget, CallLimits, RequirementDecision
+from gcv.agents.errors import AgentOutputInvalid, AgentRefused, AgentTruncated, AgentUnavailable, ReplayMismatch
 from gcv.agents.offline_requirement import decide
 from gcv.agents.requirement import RequirementAgent, get_requirement_provider
 from gcv.agents.review import get_review_provider

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gcv.agents.base import AgentCall, RequirementDecision
-from gcv.agents.errors import CallLimits
+from gcv.agents.base import AgentCall, CallLimits, RequirementDecision
 from gcv.agents.offline_requirement.decision import decide
 from gcv.contract.canonical import canonical_json, config_hash, sha256_hex
 from gcv.contract.models import BulletHellConfig

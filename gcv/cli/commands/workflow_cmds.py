@@ -69,6 +69,8 @@ def _print_summary(ws, state) -> None:
               + (f"  ({s['terminal_reason']})" if s["terminal_reason"] else ""))
     if s["terminal_message"]:
         con.print(f"  {s['terminal_message']}", markup=False)
+    if s.get("resubmitted_from"):
+        con.print(f"  resubmits {s['resubmitted_from']}", markup=False)
     for q in s["questions"]:
         con.print(f"  question: {q}", markup=False)
     for issue in s["issues"]:
@@ -315,6 +317,8 @@ def run(
                                      help="with --yes: request (repairs move only what the request changed; "
                                           "anything else becomes trade-offs) or fight (any phase and field)"),
     yes: bool = typer.Option(False, "--yes", "-y", help="authorize the runs as the invoking user"),
+    actor: Optional[str] = typer.Option(None, "--actor", help="who submits the request (recorded; default: the "
+                                                               "invoking user)"),
     open_report: bool = typer.Option(False, "--open", help="open the report in a browser at the end (honours BROWSER)"),
     junit: Optional[Path] = typer.Option(None, "--junit", metavar="FILE",
                                          help="also write JUnit XML for a CI test tab: a test per check"),
@@ -353,7 +357,8 @@ def run(
         except ValueError as exc:
             fail_usage(str(exc), json_mode=json_mode)
     submission = workflows.Submission(request=request, engine=engine_name, provider=provider, seed=seed,
-                                      budgets=budgets, population=pop, baseline=base, fairness_policy=fairness_policy)
+                                      budgets=budgets, population=pop, baseline=base, fairness_policy=fairness_policy,
+                                      actor=(actor or "").strip() or default_actor())
     created: list[str] = []
 
     def on_created(wf_id: str, source: str) -> None:
@@ -499,18 +504,80 @@ def reindex(json_mode: bool = typer.Option(False, "--json")) -> None:
         console(stderr=True).print(f"  not indexed: {line}", markup=False)
 
 
+WIDE_LIST = 120  # a console at least this wide shows `gcv list` with created, actor and decision
+
+
+def _decision(row: dict[str, Any]) -> str:
+    if not row.get("decision"):
+        return ""
+    return row["decision"] + (f" by {row['decided_by']}" if row.get("decided_by") else "")
+
+
 @app.command("list")
 def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
+             wide: bool = typer.Option(False, "--wide", help="also the created, actor and decision columns (the "
+                                                             f"default on a console {WIDE_LIST} columns or wider)"),
              json_mode: bool = typer.Option(False, "--json")) -> None:
-    """List workflows in the workspace, newest first."""
+    """List workflows in the workspace, newest first (--json: every catalog field, times in Unix seconds)."""
     rows = _workspace().list_workflows(limit)
     if json_mode:
         emit_json({"workflows": rows})
         return
-    print_table(console(), [Col("workflow", "id"), Col("status", "id"), Col("engine", optional=True),
-                            Col("provider", optional=True), Col("request")],
-                [[row["id"], row["status"], _ran(row["engine"], row.get("engines_used") or []), row["provider"],
-                  _clip(row["request"], 60)] for row in rows])
+    con = console()
+    columns = [Col("workflow", "id"), Col("status", "id"), Col("engine", optional=True),
+               Col("provider", optional=True), Col("request")]
+    cells = [[row["id"], row["status"], _ran(row["engine"], row.get("engines_used") or []), row["provider"],
+              _clip(row["request"], 60)] for row in rows]
+    if wide or con.width >= WIDE_LIST:
+        columns[4:4] = [Col("created", "id"), Col("actor", "id"), Col("decision", "id")]
+        for row, line in zip(rows, cells):
+            line[4:4] = [time.strftime("%Y-%m-%d %H:%M", time.gmtime(row["created_at"])), row.get("actor") or "",
+                         _decision(row)]
+    print_table(con, columns, cells)
+
+
+@app.command("resubmit", cls=RequestTextCommand)
+def resubmit(
+    wf_id: str = typer.Argument(..., metavar="WF", help="a workflow that ended revise (revision_requested), blocked "
+                                                         "or budget_exhausted"),
+    request: Optional[str] = typer.Argument(None, metavar="REQUEST", help="the edited request, in plain language"),
+    request_opt: Optional[str] = typer.Option(None, "--request", help="the edited request (instead of REQUEST)"),
+    actor: Optional[str] = typer.Option(None, "--actor", help="who resubmits (recorded; default: the invoking user)"),
+    json_mode: bool = typer.Option(False, "--json", help="print one JSON object"),
+) -> None:
+    """Edit and resubmit: a new workflow of the edited request, linked to WF (same baseline,
+    engine, provider, seed and budgets), proposed as `gcv run` without --yes. WF stays as it is
+    and is listed as superseded. Refused (exit 2) unless WF ended revise, blocked or budget
+    exhausted, or if it was already resubmitted."""
+    from engine_runners.termination import install_termination_handling  # engine processes end with gcv
+    from gcv.service import workflows
+    from gcv.service.errors import Refusal
+    from gcv.workflow.loop import default_actor
+
+    if (request is None) == (request_opt is None):
+        fail_usage("give the edited REQUEST, or --request TEXT (not both)", json_mode=json_mode)
+    install_termination_handling()
+    engine = _engine(json_mode)
+
+    created: list[str] = []
+
+    def on_created(new_id: str, source: str) -> None:
+        created.append(new_id)
+        if not json_mode:
+            console(stderr=True).print(f"workflow {new_id} resubmits {wf_id} (baseline {source})", markup=False)
+
+    try:
+        resubmitted = _advance(engine, lambda: created[0] if created else None, json_mode,
+                               lambda: workflows.resubmit(engine, wf_id, request or request_opt or "",
+                                                          actor=(actor or "").strip() or default_actor(),
+                                                          on_created=on_created))
+    except Refusal as exc:
+        _refused(exc, json_mode)
+    state = resubmitted.state
+    if state.status == "awaiting_authorization" and not json_mode:
+        console(stderr=True).print(f"awaiting authorization: gcv authorize {state.id} --actor NAME "
+                                   f"&& gcv resume {state.id}", markup=False)
+    _finish(engine, state, json_mode, evidence=state.status != "awaiting_authorization")
 
 @app.command("answer", cls=RequestTextCommand)
 def answer(

@@ -22,7 +22,8 @@ from gcv.console.context import Console, ConsoleError
 from gcv.console.deps import ConsoleDep, SignedIn, Writer
 from gcv.console.events import LogTail, sse
 from gcv.console.models import (AnswerBody, AuthorizeBody, AuthorizedOut, ChoiceBody, ChosenOut, DecidedOut,
-                                DecisionBody, NewWorkflow, Proposed, ResumedOut, WorkflowList, WorkflowSummary)
+                                DecisionBody, NewWorkflow, Proposed, ResubmitBody, ResumedOut, WorkflowList,
+                                WorkflowSummary)
 from gcv.console.routes.strict import StrictJSONRoute
 from gcv.contract.status import FINAL
 from gcv.service.errors import Refusal
@@ -39,12 +40,14 @@ router = APIRouter(prefix="/api", tags=["workflows"], route_class=StrictJSONRout
             summary="Workflows, newest first (gcv list --json), filtered and paginated")
 def list_workflows(console: ConsoleDep, caller: SignedIn, status: str | None = None, actor: str | None = None,
                    since: str | None = None, until: str | None = None, q: str | None = None,
-                   limit: int = 50, offset: int = 0) -> dict[str, Any]:
+                   needs: str | None = None, limit: int = 50, offset: int = 0) -> dict[str, Any]:
+    """``needs=ROLE[,ROLE]``: only the workflows waiting for a person with one of those roles."""
     if not 1 <= limit <= 1000:
         raise ConsoleError(422, "limit: allowed 1..1000", field="limit")
     if offset < 0:
         raise ConsoleError(422, "offset: must be 0 or more", field="offset")
-    f = actions.list_filter(status, actor, since, until, q)
+    roles = tuple(r.strip() for r in needs.split(",") if r.strip()) if needs else None
+    f = actions.list_filter(status, actor, since, until, q, needs=roles)
     return {"workflows": console.ws.list_workflows(limit, offset, filter=f), "total": console.ws.count_workflows(f),
             "limit": limit, "offset": offset}
 
@@ -81,6 +84,20 @@ async def post_choice(console: ConsoleDep, caller: Writer, wf_id: str, body: Cho
 async def post_authorize(console: ConsoleDep, caller: Writer, wf_id: str, body: AuthorizeBody) -> dict[str, Any]:
     actor = console.actor(caller, "authorize", body.actor, required=True)
     return await run_in_threadpool(actions.authorize_workflow, console, wf_id, body, actor)
+
+
+@router.post("/workflows/{wf_id}/resubmit", status_code=201, response_model=Proposed,
+             summary="Edit and resubmit a workflow that ended revise, blocked or budget exhausted (gcv resubmit)")
+async def post_resubmit(console: ConsoleDep, caller: Writer, wf_id: str, body: ResubmitBody) -> dict[str, Any]:
+    actor = console.actor(caller, "submit", body.actor, required=False)
+    return await run_in_threadpool(actions.resubmit_workflow, console, wf_id, body.request, actor)
+
+
+@router.post("/workflows/{wf_id}/rerun", status_code=202, response_model=AuthorizedOut,
+             summary="Run a budget-exhausted workflow again with a larger budget: a linked resubmission, authorized")
+async def post_rerun(console: ConsoleDep, caller: Writer, wf_id: str, body: AuthorizeBody) -> dict[str, Any]:
+    actor = console.actor(caller, "authorize", body.actor, required=True)
+    return await run_in_threadpool(actions.rerun_workflow, console, wf_id, body, actor)
 
 
 @router.post("/workflows/{wf_id}/resume", status_code=202, response_model=ResumedOut,

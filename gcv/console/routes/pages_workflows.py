@@ -28,6 +28,7 @@ from gcv.console.rendering import back, first_error, page
 from gcv.contract.status import Status
 from gcv.evidence.report import default_report_path
 from gcv.service.errors import NotFound, Refusal
+from gcv.service.workflows import NEEDS, RESUBMITTABLE
 from gcv.workflow.baselines import active_baseline, ensure_registry
 from gcv.workflow.states import decisions_allowed
 
@@ -72,6 +73,30 @@ async def act(wf_id: str, action: Callable[..., Any], *args: Any, refused_to: st
     return back(f"/workflows/{quote(wf_id)}")
 
 
+def budget_body(form: dict[str, str]) -> AuthorizeBody:
+    """The budgets an operator typed into the number inputs (an empty one keeps the workflow's);
+    ``ValidationError`` names the input out of range."""
+    return AuthorizeBody.model_validate({name: form[name].strip() for name, *_ in views.BUDGET_INPUTS
+                                         if form.get(name, "").strip()})
+
+
+async def to_new(wf_id: str, action: Callable[..., Any], *args: Any) -> Response:
+    """Run an action that makes a new workflow out of ``wf_id``; to the new workflow's page, or
+    back to the old one's with the refusal."""
+    where = f"/workflows/{quote(wf_id)}"
+    try:
+        result = await run_in_threadpool(action, *args)
+    except Refusal as exc:
+        if isinstance(exc, NotFound):
+            raise
+        return back(where, error=message_of(exc))
+    except ConsoleError as exc:
+        if exc.status == 404:
+            raise
+        return back(where, error=exc.message)
+    return back(f"/workflows/{quote(result['workflow_id'])}")
+
+
 # ---------------------------------------------------------------------- new change
 @router.get("/new")
 def new_form(request: Request, console: ConsoleDep, caller: PageCaller, error: str = "") -> HTMLResponse:
@@ -110,23 +135,36 @@ async def new_submit(console: ConsoleDep, caller: PageCaller, form: PageForm) ->
 
 
 # ---------------------------------------------------------------------- workflows
+def needs_roles(caller_roles: frozenset[str] | None, needs: str) -> tuple[str, ...] | None:
+    """``needs=me``: the signed-in user's roles; ``needs=ROLE``: that role's; else no such filter."""
+    if needs == "me":
+        return tuple(r for r in NEEDS if r in (caller_roles or frozenset()))
+    return (needs,) if needs in NEEDS else None
+
+
 @router.get("/workflows")
 def workflows(request: Request, console: ConsoleDep, caller: PageCaller, status: str = "", actor: str = "",
-              since: str = "", until: str = "", q: str = "", page_no: int = 1) -> HTMLResponse:
+              since: str = "", until: str = "", q: str = "", needs: str = "", page_no: int = 1) -> HTMLResponse:
+    roles = needs_roles(caller.user.roles if caller.user else None, needs)
+    if roles is None:
+        needs = ""
     try:
-        f = actions.list_filter(status, actor, since, until, q)
+        f = actions.list_filter(status, actor, since, until, q, needs=roles)
         error = ""
     except ConsoleError as exc:
-        f, error = actions.list_filter(status, actor, None, None, q), exc.message
+        f, error = actions.list_filter(status, actor, None, None, q, needs=roles), exc.message
     total = console.ws.count_workflows(f)
     pages_total = max(1, math.ceil(total / PAGE_SIZE))
     page_no = min(max(1, page_no), pages_total)
     rows = console.ws.list_workflows(PAGE_SIZE, (page_no - 1) * PAGE_SIZE, filter=f)
     query = {k: v for k, v in (("status", status), ("actor", actor), ("since", since), ("until", until),
-                               ("q", q)) if v}
+                               ("q", q), ("needs", needs)) if v}
+    my_roles = [r for r in NEEDS if caller.user is not None and r in caller.user.roles]
     return page(console, request, "workflows.html", caller, rows=rows, total=total, page_no=page_no,
                 pages_total=pages_total, query=query, qs=lambda n: urlencode({**query, "page_no": n}),
-                statuses=list(Status), error=error)
+                statuses=list(Status), error=error, needs=needs, my_roles=my_roles,
+                needs_statuses={r: [s.title for s in NEEDS[r]] for r in NEEDS},
+                now=console.config.clock(), ago=views.ago)
 
 
 @router.get("/workflows/{wf_id}")
@@ -138,8 +176,11 @@ def workflow(request: Request, console: ConsoleDep, caller: PageCaller, wf_id: s
     has_evidence = state.usage.engine_runs > 0 and default_report_path(console.ws, wf_id).is_file()
     return page(console, request, "workflow.html", caller, s=state, st=views.status_view(state.status), p=prog,
                 proposal=views.proposal(d, state), plan=views.authorization_plan(state),
-                decisions=decisions_allowed(state.status), has_evidence=has_evidence,
-                history=views.step_history(d), error=error)
+                decisions=decisions_allowed(state.status), has_evidence=has_evidence, error=error,
+                history=views.step_history(d),
+                budgets=views.budget_inputs(state), larger=views.budget_inputs(state, grow=True),
+                resubmittable=state.status in RESUBMITTABLE,
+                superseded_by=actions.resubmissions_of(console, wf_id), max_request=MAX_REQUEST_CHARS)
 
 
 @router.post("/workflows/{wf_id}/answer")
@@ -170,7 +211,30 @@ async def authorize(console: ConsoleDep, caller: PageCaller, form: PageForm, wf_
         except ValidationError as exc:
             return back(f"/workflows/{quote(wf_id)}", error=first_error(exc))
         return await act(wf_id, actions.reject_runs, console, wf_id, note, actor)
-    return await act(wf_id, actions.authorize_workflow, console, wf_id, AuthorizeBody(), actor)
+    try:
+        body = budget_body(form)
+    except ValidationError as exc:
+        return back(f"/workflows/{quote(wf_id)}", error=first_error(exc))
+    return await act(wf_id, actions.authorize_workflow, console, wf_id, body, actor)
+
+
+@router.post("/workflows/{wf_id}/resubmit")
+async def resubmit(console: ConsoleDep, caller: PageCaller, form: PageForm, wf_id: str) -> Response:
+    actor = console.actor(caller, "submit", None, required=False)
+    text = form.get("request", "").strip()
+    if not text:
+        return back(f"/workflows/{quote(wf_id)}", error="request: empty; describe the change in plain language")
+    return await to_new(wf_id, actions.resubmit_workflow, console, wf_id, text[:MAX_REQUEST_CHARS], actor)
+
+
+@router.post("/workflows/{wf_id}/rerun")
+async def rerun(console: ConsoleDep, caller: PageCaller, form: PageForm, wf_id: str) -> Response:
+    actor = console.actor(caller, "authorize", None, required=True)
+    try:
+        body = budget_body(form)
+    except ValidationError as exc:
+        return back(f"/workflows/{quote(wf_id)}", error=first_error(exc))
+    return await to_new(wf_id, actions.rerun_workflow, console, wf_id, body, actor)
 
 
 @router.post("/workflows/{wf_id}/resume")
@@ -192,4 +256,4 @@ async def decide(console: ConsoleDep, caller: PageCaller, form: PageForm, wf_id:
     return await act(wf_id, actions.decide_workflow, console, wf_id, body, actor, refused_to=where)
 
 
-__all__ = ["router", "active_baseline_row", "answer_text", "PAGE_SIZE"]
+__all__ = ["router", "active_baseline_row", "answer_text", "PAGE_SIZE", "budget_body", "needs_roles"]
