@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from pydantic import Field
+
 from engine_runners.base import EngineRunner
 from engine_runners.protocol import RunRequest
 from engine_runners.python_sim import execute
@@ -25,8 +27,40 @@ from gcv.agents.review import get_review_provider
 from gcv.analysis import FairnessReport, analyze
 from gcv.batch.population import PopulationSummary, run_population
 from gcv.contract.models import BulletHellConfig
+from gcv.contract.base import GcvModel
 from gcv.store.catalog import Workspace
 from gcv.workflow.state import Settings
+
+
+class AgentFailure(GcvModel):
+    """An agent step that failed: the reason it names (``Reason``), its status and message."""
+
+    kind: str
+    status: str
+    message: str
+
+
+def _unset(value: Any) -> bool:
+    return value is None
+
+
+class AgentActivity(GcvModel):
+    """What an agent step recorded: every call made (retries included), and the failure if any."""
+
+    calls: list[dict[str, Any]] = Field(default_factory=list)
+    error: AgentFailure | None = Field(default=None, exclude_if=_unset)
+
+
+class RequirementActivity(AgentActivity):
+    """The Requirement Agent's step (``requirement``, ``requirement:N``): its decision, or a failure."""
+
+    decision: dict[str, Any] | None = Field(default=None, exclude_if=_unset)
+
+
+class ReviewActivity(AgentActivity):
+    """The Quality Review Agent's step (``review:N``): its verdict, or a failure."""
+
+    verdict: dict[str, Any] | None = Field(default=None, exclude_if=_unset)
 
 
 class PopulationRunner(Protocol):
@@ -103,5 +137,5 @@ def run_request(config: BulletHellConfig, *, settings: Settings, run_id: str, ca
                          run_id=run_id, capture_ticks=list(capture_ticks))
 
 
-__all__ = ["Activities", "FairnessRunner", "PopulationRunner", "Promoter", "ReferenceRunner", "default_activities", "reference_run",
+__all__ = ["Activities", "AgentActivity", "AgentFailure", "RequirementActivity", "ReviewActivity", "FairnessRunner", "PopulationRunner", "Promoter", "ReferenceRunner", "default_activities", "reference_run",
            "run_request"]

@@ -32,7 +32,9 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from gcv.agents.base import CallBudget, CallLimits, RequirementDecision
 from gcv.agents.errors import AgentError
@@ -67,9 +69,11 @@ from gcv.store.errors import CorruptLog
 from gcv.store.locks import WorkflowLock
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.validation.diff import diff_configs
+from gcv.validation.report import ValidationReport
 from gcv.validation.validate import validate
 from gcv.workflow import guardrails
-from gcv.workflow.activities import Activities, default_activities, run_request
+from gcv.workflow.activities import (Activities, AgentFailure, RequirementActivity, ReviewActivity, default_activities,
+                                     run_request)
 from gcv.workflow.events import CreatedData, EventData, StepData, TraceData, TransitionData, parse_event
 from gcv.workflow.guardrails import Stop
 from gcv.workflow.reading import WorkflowError, read_workflow, workflow_dir
@@ -90,13 +94,20 @@ def new_workflow_id(request: str, now: float) -> str:
     return f"wf-{stamp}-{digest}"
 
 
-def _agent_failure(exc: AgentError) -> dict[str, Any]:
-    return {"error": {"kind": exc.kind, "status": exc.status, "message": str(exc)},
-            "calls": [c.model_dump(mode="json") for c in exc.calls]}
+R = TypeVar("R", bound=BaseModel)
+
+# a recorded agent step that holds neither an answer nor a failure (written by hand or damaged)
+_NO_ANSWER = AgentFailure(kind=Reason.AGENT_OUTPUT_INVALID, status=str(Reason.AGENT_OUTPUT_INVALID.status),
+                          message="the recorded agent step holds neither an answer nor a failure")
 
 
-def _failure_stop(error: dict[str, Any]) -> Stop:
-    return Stop(Reason(error["kind"]), error["message"])
+def _agent_failure(exc: AgentError) -> tuple[AgentFailure, list[dict[str, Any]]]:
+    return (AgentFailure(kind=str(exc.kind), status=str(exc.status), message=str(exc)),
+            [c.model_dump(mode="json") for c in exc.calls])
+
+
+def _failure_stop(error: AgentFailure) -> Stop:
+    return Stop(Reason(error.kind), error.message)
 
 
 def failed_summary(evaluation: Evaluation) -> str:
@@ -252,12 +263,14 @@ class WorkflowLoop:
             state.usage.tokens += sum(int(usage.get(k, 0)) for k in TOKEN_FIELDS)
 
     @staticmethod
-    def _activity(d: WorkflowDir, key: ActivityKey, work: Callable[[], Any]) -> Any:
+    def _activity(d: WorkflowDir, key: ActivityKey, model: type[R], work: Callable[[], R]) -> R:
+        """The activity's result: the recorded one (a resumed or replayed workflow never does the
+        work twice), else ``work()``'s, recorded first. One result model per kind of activity."""
         recorded = d.activities()
         if key in recorded:
-            return recorded[key]
+            return model.model_validate(recorded[key])
         result = work()
-        d.record_activity(key, result)
+        d.record_activity(key, result.model_dump(mode="json"))
         return result
 
     @staticmethod
@@ -313,21 +326,27 @@ class WorkflowLoop:
             return self._stop(d, state, stop)
         follow_ups = [a.text for a in state.answers]
 
-        def work() -> dict[str, Any]:
+        checked: list[ValidationReport] = []  # the agent's own validation of its candidate, when it ran now
+
+        def work() -> RequirementActivity:
             provider = self.activities.requirement_provider(state.settings.provider)
             try:
-                decision, calls = RequirementAgent(provider).propose(
+                proposal = RequirementAgent(provider).propose_with_report(
                     state.request, baseline, follow_ups=follow_ups, limits=self._limits(state, clarifying=clarifying))
             except AgentError as exc:
-                return _agent_failure(exc)
-            return {"decision": decision.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
+                error, made = _agent_failure(exc)
+                return RequirementActivity(error=error, calls=made)
+            if proposal.validation is not None:
+                checked.append(proposal.validation)
+            return RequirementActivity(decision=proposal.decision.model_dump(mode="json"),
+                                       calls=[c.model_dump(mode="json") for c in proposal.calls])
 
-        result = self._activity(d, requirement_key(attempt), work)
-        self._count_calls(d, state, result["calls"], clarifying=clarifying)
-        if result.get("error"):
-            return self._stop(d, state, _failure_stop(result["error"]))
-        decision = RequirementDecision.model_validate(result["decision"])
-        state.requirement = RequirementOutcome(decision=decision.decision, hash=d.put(result["decision"]),
+        result = self._activity(d, requirement_key(attempt), RequirementActivity, work)
+        self._count_calls(d, state, result.calls, clarifying=clarifying)
+        if result.error is not None or result.decision is None:
+            return self._stop(d, state, _failure_stop(result.error or _NO_ANSWER))
+        decision = RequirementDecision.model_validate(result.decision)
+        state.requirement = RequirementOutcome(decision=decision.decision, hash=d.put(result.decision),
                                                questions=decision.questions,
                                                issues=[i.model_dump(mode="json") for i in decision.issues])
         stop = guardrails.token_budget(state.usage, state.settings.budgets)
@@ -341,7 +360,8 @@ class WorkflowLoop:
         assert decision.candidate is not None and decision.goal is not None  # the agent guarantees both
         candidate, goal = decision.candidate, decision.goal
         state.goal_hash = d.put(goal.model_dump(mode="json"))
-        report = validate(baseline, candidate, goal)
+        # validated once: by the agent when it answered now, here when the answer was recorded
+        report = checked[0] if checked else validate(baseline, candidate, goal)
         diff = [c.model_dump(mode="json") for c in diff_configs(baseline, candidate)]
         state.rounds = [Round(round=1, origin="requirement", candidate_hash=d.put(candidate.model_dump(mode="json")),
                               validation_hash=d.put(report.model_dump(mode="json")), diff_hash=d.put(diff))]
@@ -355,7 +375,7 @@ class WorkflowLoop:
 
     def _run(self, d: WorkflowDir, state: WorkflowState, key: ActivityKey, run_id: str, config: BulletHellConfig,
              now: float) -> RunRecord:
-        def work() -> dict[str, Any]:
+        def work() -> RunRecord:
             request = run_request(config, settings=state.settings, run_id=run_id, capture_ticks=CAPTURE_TICKS)
             runner = self.activities.runner(state.settings.engine)
             # The deadline bounds the engine run too: what is left of it (in the loop's time) becomes
@@ -368,22 +388,21 @@ class WorkflowLoop:
                 exit_code=result.exit_code, duration_ms=result.duration_ms,
                 request_hash=d.put(request.model_dump(mode="json")),
                 frames=[Path(f).resolve().relative_to(d.root.resolve()).as_posix() for f in result.frames],
-                telemetry_hash=d.put(result.telemetry) if result.ok and result.telemetry else None,
-            ).model_dump(mode="json")
+                telemetry_hash=d.put(result.telemetry) if result.ok and result.telemetry else None)
 
-        return RunRecord.model_validate(self._activity(d, key, work))
+        return self._activity(d, key, RunRecord, work)
 
     def _prescreen(self, d: WorkflowDir, state: WorkflowState, key: ActivityKey, run_id: str,
                    config: BulletHellConfig) -> RunRecord:
         """The same request in the reference simulator (recorded; counted as a pre-screen, never
         as an engine run)."""
-        def work() -> dict[str, Any]:
+        def work() -> RunRecord:
             request = run_request(config, settings=state.settings, run_id=run_id, capture_ticks=())
             telemetry = self.activities.reference(request)
             return RunRecord(run_id=run_id, engine="python-sim", ok=True, request_hash=d.put(request.model_dump(mode="json")),
-                             telemetry_hash=d.put(telemetry)).model_dump(mode="json")
+                             telemetry_hash=d.put(telemetry))
 
-        record = RunRecord.model_validate(self._activity(d, key, work))
+        record = self._activity(d, key, RunRecord, work)
         state.usage.prescreen_runs += 1
         return record
 
@@ -420,14 +439,14 @@ class WorkflowLoop:
             if done * 10 // total != (done - 1) * 10 // total:  # each tenth, and the last
                 self.on_progress(f"{key}: {done}/{total} fights")
 
-        def work() -> dict[str, Any]:
+        def work() -> PopulationRecord:
             summary = self.activities.population(config, skills=spec["skills"], seeds=spec["seeds"],
                                                  engine=state.settings.engine, on_fight=fights)
             targets = [dict(t, basis=spec.get("basis", "point")) for t in spec["targets"]]
-            return {"summary_hash": d.put(summary.model_dump(mode="json")),
-                    "checks": evaluate_population(summary, targets)}
+            return PopulationRecord(summary_hash=d.put(summary.model_dump(mode="json")),
+                                    checks=evaluate_population(summary, targets))
 
-        result = PopulationRecord.model_validate(self._activity(d, key, work))
+        result = self._activity(d, key, PopulationRecord, work)
         state.usage.population_runs += spec["seeds"] * len(spec["skills"])
         return result
 
@@ -437,14 +456,14 @@ class WorkflowLoop:
         time, so a resumed or replayed workflow reads the recorded report)."""
         self.on_progress(f"{key} (fair-fight analysis)")
 
-        def work() -> dict[str, Any]:
+        def work() -> FairnessRecord:
             report = self.activities.fairness(config, seed=state.settings.seed,
                                               budget_seconds=FAIRNESS_BUDGET_SECONDS)
             check = fairness_check(report, policy=state.settings.fairness_policy)
             return FairnessRecord(report_hash=d.put(report.model_dump(mode="json")), verdict=report.verdict,
-                                  check=check.model_dump(mode="json")).model_dump(mode="json")
+                                  check=check.model_dump(mode="json"))
 
-        return FairnessRecord.model_validate(self._activity(d, key, work))
+        return self._activity(d, key, FairnessRecord, work)
 
     def _on_running_baseline(self, d: WorkflowDir, state: WorkflowState) -> None:
         now = self._step(d, run_key(None))
@@ -561,20 +580,21 @@ class WorkflowLoop:
         if stop:
             return self._stop(d, state, stop)
 
-        def work() -> dict[str, Any]:
+        def work() -> ReviewActivity:
             provider = self.activities.review_provider(state.settings.provider)
             try:
                 verdict, calls = ReviewAgent(provider).review(evidence, limits=self._limits(state))
             except AgentError as exc:
-                return _agent_failure(exc)
-            return {"verdict": verdict.model_dump(mode="json"), "calls": [c.model_dump(mode="json") for c in calls]}
+                error, made = _agent_failure(exc)
+                return ReviewActivity(error=error, calls=made)
+            return ReviewActivity(verdict=verdict.model_dump(mode="json"), calls=[c.model_dump(mode="json") for c in calls])
 
-        result = self._activity(d, review_key(n), work)
-        self._count_calls(d, state, result["calls"])
-        if result.get("error"):
+        result = self._activity(d, review_key(n), ReviewActivity, work)
+        self._count_calls(d, state, result.calls)
+        if result.error is not None or result.verdict is None:
             self._choose_best(state)
-            return self._stop(d, state, _failure_stop(result["error"]))
-        verdict = ReviewVerdict.model_validate(result["verdict"])
+            return self._stop(d, state, _failure_stop(result.error or _NO_ANSWER))
+        verdict = ReviewVerdict.model_validate(result.verdict)
         gate_result = gate(verdict, allowed)
         rnd.verdict = verdict
         rnd.gate = gate_result
