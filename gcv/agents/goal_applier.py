@@ -63,7 +63,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gcv.agents.base import BlockIssue
-from gcv.contract.goal import Goal
+from gcv.contract.goal import DENSITY_FIELDS, Goal
 from gcv.contract.models import BulletHellConfig, Pattern
 from gcv.contract.patterns import NON_ROTATING_KINDS, PATTERNS, ROTATING_KINDS
 from gcv.contract.ranges import PATTERN_RANGES, TARGET_RANGES
@@ -78,7 +78,6 @@ PETAL_MIN_LAYERS = PATTERNS["petal"].min_layers
 ROTATING_TYPES = ROTATING_KINDS
 NON_ROTATING_TYPES = NON_ROTATING_KINDS
 INTEGER_FIELDS = ("bullets_per_wave", "wave_interval_ms", "layer_count")
-DENSITY_FIELDS = ("bullets_per_wave", "wave_interval_ms")
 
 # pressure -> {field: factor}; the default step when the designer gives no numbers
 PRESSURE_STEPS: dict[str, dict[str, Fraction]] = {

@@ -6,6 +6,7 @@ turns it into a candidate config. Edits name a pattern field, never a free-form 
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Annotated, Final, Literal
 
 from pydantic import Field
@@ -28,6 +29,15 @@ EDITABLE_FIELDS: tuple[str, ...] = (
     "bullets_per_wave", "wave_interval_ms", "bullet_speed", "bullet_lifetime_seconds",
     "rotation_per_wave_deg", "spread_angle_deg", "layer_count",
 )
+
+
+# the fields that set a phase's density (an explicit edit of either gives "denser" its size)
+DENSITY_FIELDS: tuple[str, ...] = ("bullets_per_wave", "wave_interval_ms")
+
+# A qualitative pressure change ("denser", "less dense", no number) keeps at least this share of
+# the baseline phase's spawn rate in every candidate, repairs included: +10% for "increase",
+# -10% for "decrease" (docs/repair.md). The calculator's default step is about +47% / -30%.
+QUALITATIVE_MIN_SHARE = Fraction(1, 10)
 
 
 class ParameterEdit(Strict):

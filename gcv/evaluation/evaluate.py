@@ -25,7 +25,7 @@ Intent checks (also hard; one set per goal target phase, ``phase_id`` = that pha
 | intent.pattern_type    | goal.pattern_type set    | the candidate phase has that pattern type             |
 | intent.bidirectional   | goal.bidirectional set   | the candidate phase has that flag                     |
 | intent.reverse_rotation| goal.reverse_rotation    | sign(rotation) == -sign(baseline rotation) != 0       |
-| intent.spawn_rate      | pressure increase/decrease | bullets_spawned/ticks is higher (lower) than the baseline run's same phase |
+| intent.spawn_rate      | pressure increase/decrease | bullets_spawned/ticks is higher (lower) than the baseline run's same phase; by at least QUALITATIVE_MIN_SHARE (10%) when no explicit edit gives the density a number |
 | intent.mean_alive      | pressure increase/decrease | alive_tick_sum/ticks is higher (lower) than the baseline run's same phase  |
 
 Rates compare as exact rationals by cross-multiplying integers
@@ -49,7 +49,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, TypeGuard
 
-from gcv.contract.goal import Goal
+from gcv.contract.goal import DENSITY_FIELDS, QUALITATIVE_MIN_SHARE, Goal
 from gcv.contract.loading import json_path
 from gcv.contract.models import BulletHellConfig
 from gcv.evaluation.models import Check, CheckOp, EffectiveTargets, Evaluation
@@ -227,14 +227,17 @@ def _sign(value: float) -> int:
 def _pressure_checks(goal: Goal, phase_id: str, base_tel: dict[str, Any],
                      cand_tel: dict[str, Any]) -> list[tuple[Check, Fraction]]:
     higher = goal.pressure == "increase"
-    op: CheckOp = ">" if higher else "<"
     word = "higher" if higher else "lower"
+    # no number given: "denser" keeps at least QUALITATIVE_MIN_SHARE of the baseline's spawn rate
+    qualitative = not any(e.field in DENSITY_FIELDS for e in goal.edits)
     b, c = _phase_result(base_tel, phase_id), _phase_result(cand_tel, phase_id)
     out: list[tuple[Check, Fraction]] = []
     specs = (("intent.spawn_rate", "bullets_spawned", "spawn rate (bullets/s)"),
              ("intent.mean_alive", "alive_tick_sum", "mean alive bullets"))
     for name, key, label in specs:
         field = f"phase_results[{phase_id}].{key}/ticks"
+        share = QUALITATIVE_MIN_SHARE if qualitative and key == "bullets_spawned" else Fraction(0)
+        op: CheckOp = (">=" if higher else "<=") if share else (">" if higher else "<")
         not_reached = [run for run, r in (("baseline", b), ("candidate", c)) if not _reached(r)]
         if not_reached:
             out.append(_check(
@@ -245,19 +248,28 @@ def _pressure_checks(goal: Goal, phase_id: str, base_tel: dict[str, Any],
             continue
         assert b is not None and c is not None
         bn, bt, cn, ct = int(b[key]), int(b["ticks"]), int(c[key]), int(c["ticks"])
-        # exact rationals by cross-multiplication: cn/ct vs bn/bt
-        left, right = cn * bt, bn * ct
-        ok = left > right if higher else left < right
+        factor = 1 + share if higher else 1 - share
+        # exact rationals by cross-multiplication: cn/ct vs (bn/bt) * factor
+        left, right = cn * bt * factor.denominator, bn * ct * factor.numerator
+        ok = (left >= right if higher else left <= right) if share else (left > right if higher else left < right)
         scale = TICK_HZ if key == "bullets_spawned" else 1
-        expected = milli_ratio(bn * scale, bt) / 1000
+        expected = milli_ratio(bn * scale * factor.numerator, bt * factor.denominator) / 1000
         actual = milli_ratio(cn * scale, ct) / 1000
-        base_rate, cand_rate = Fraction(bn, bt), Fraction(cn, ct)
+        base_rate, cand_rate = Fraction(bn, bt) * factor, Fraction(cn, ct)
         miss = abs(base_rate - cand_rate) / base_rate if base_rate else Fraction(1)
+        need = (f"at least {'+' if higher else '-'}{float(share * 100):g}% of the baseline's (a qualitative "
+                f"'{goal.pressure}' keeps that share, docs/repair.md)" if share else f"strictly {word}")
+        if ok:
+            tail = ""
+        elif share:
+            change = (Fraction(cn * bt, bn * ct) - 1) * 100 if bn else Fraction(0)
+            tail = f" (it is {float(change):+.1f}%)"
+        else:
+            tail = f" (it is {'equal' if cn * bt == bn * ct else 'not ' + word})"
         out.append(_check(
             name, field, op, expected, actual, phase_id=phase_id, passed=ok, miss=miss,
             detail=(f"{label} in {phase_id}: candidate {cn}/{ct} ticks vs baseline {bn}/{bt} ticks; "
-                    f"pressure {goal.pressure} needs it strictly {word}"
-                    + ("" if ok else f" (it is {'equal' if left == right else 'not ' + word})"))))
+                    f"pressure {goal.pressure} needs it {need}{tail}")))
     return out
 
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from gcv.contract.goal import DesignerConstraints, Goal
+from gcv.contract.goal import DesignerConstraints, Goal, ParameterEdit
 from gcv.evaluation.evaluate import evaluate
 from gcv.evaluation.models import Evaluation
 from gcv.evaluation.targets import effective_targets, round_half_up
@@ -189,22 +189,41 @@ def test_reverse_rotation_intent():
     assert not check.passed and "does not rotate" in check.detail
 
 
+DENSER_BY = [ParameterEdit(field="bullets_per_wave", operation="scale", value=1.05)]  # a number: "5% denser"
+
+
 def test_pressure_increase_passes_when_spawn_rate_and_mean_alive_both_rise():
     cand = variant(base(), "phase_2", bullets_per_wave=14)
     ev = evaluation(run(cand), candidate=cand, goal=goal(pressure="increase"))
     rate, alive = ev.check("intent.spawn_rate"), ev.check("intent.mean_alive")
-    assert rate.passed and alive.passed and rate.op == ">" and alive.op == ">"
+    # no number: the spawn rate keeps at least +10% of the baseline's; the mean alive rises
+    assert rate.passed and alive.passed and rate.op == ">=" and alive.op == ">"
     assert rate.field == "phase_results[phase_2].bullets_spawned/ticks"
-    assert rate.expected == pytest.approx(204 * 60 / 714, abs=1e-3)
+    assert rate.expected == pytest.approx(204 * 60 / 714 * 11 / 10, abs=1e-3)
     assert alive.expected == 52.234
     assert ev.passed
+
+
+def test_a_qualitative_increase_keeps_its_minimum_share_an_explicit_one_its_direction():
+    cand = variant(base(), "phase_2", bullets_per_wave=13)  # +8.3% spawn rate in phase_2
+    tel = run(cand)
+    vague = evaluation(tel, candidate=cand, goal=goal(pressure="increase")).check("intent.spawn_rate")
+    assert not vague.passed and "at least +10% of the baseline's" in vague.detail and "(it is +8.3%)" in vague.detail
+    stated = evaluation(tel, candidate=cand, goal=goal(pressure="increase", edits=DENSER_BY)).check("intent.spawn_rate")
+    assert stated.passed and stated.op == ">" and "strictly higher" in stated.detail
+    fewer = variant(base(), "phase_2", bullets_per_wave=11)  # -8.3%: not "less dense" enough
+    vague = evaluation(run(fewer), candidate=fewer, goal=goal(pressure="decrease")).check("intent.spawn_rate")
+    assert not vague.passed and vague.op == "<=" and "at least -10%" in vague.detail
 
 
 def test_pressure_increase_fails_when_nothing_changed():
     ev = evaluation(base_telemetry(), goal=goal(pressure="increase"))
     rate = ev.check("intent.spawn_rate")
-    assert not rate.passed and "equal" in rate.detail
-    assert rate.miss == pytest.approx(0.001)  # a failed check never scores 0
+    assert not rate.passed and "(it is +0.0%)" in rate.detail
+    assert rate.miss == pytest.approx(1 / 11)  # short of +10% by a tenth of the baseline's rate
+    strict = evaluation(base_telemetry(), goal=goal(pressure="increase", edits=DENSER_BY)).check("intent.spawn_rate")
+    assert not strict.passed and "equal" in strict.detail
+    assert strict.miss == pytest.approx(0.001)  # a failed check never scores 0
     assert not ev.passed
 
 
@@ -212,7 +231,7 @@ def test_pressure_decrease():
     fewer = variant(base(), "phase_2", bullets_per_wave=8)
     ev = evaluation(run(fewer), candidate=fewer, goal=goal(pressure="decrease"))
     assert ev.check("intent.spawn_rate").passed and ev.check("intent.mean_alive").passed
-    assert ev.check("intent.spawn_rate").op == "<"
+    assert ev.check("intent.spawn_rate").op == "<="
     more = variant(base(), "phase_2", bullets_per_wave=16)
     ev = evaluation(run(more), candidate=more, goal=goal(pressure="decrease"))
     assert not ev.check("intent.spawn_rate").passed and not ev.check("intent.mean_alive").passed
@@ -227,12 +246,18 @@ def test_pressure_compares_exact_rationals():
     # baseline 1/3 bullet per tick; candidate 333333/1000000 is lower, though both show 20/s
     b_tel = edit(base_telemetry(), phases={"phase_2": {"bullets_spawned": 1, "ticks": 3}})
     c_tel = edit(base_telemetry(), phases={"phase_2": {"bullets_spawned": 333333, "ticks": 1000000}})
-    ev = evaluation(c_tel, goal=goal(pressure="increase"), baseline_telemetry=b_tel)
+    ev = evaluation(c_tel, goal=goal(pressure="increase", edits=DENSER_BY), baseline_telemetry=b_tel)
     rate = ev.check("intent.spawn_rate")
     assert rate.expected == rate.actual == 20.0
     assert not rate.passed
-    ev = evaluation(c_tel, goal=goal(pressure="decrease"), baseline_telemetry=b_tel)
+    ev = evaluation(c_tel, goal=goal(pressure="decrease", edits=DENSER_BY), baseline_telemetry=b_tel)
     assert ev.check("intent.spawn_rate").passed
+    # the minimum share is exact too: 11/10 of 1/3 per tick is 11/30, and 366666/1000000 is below it
+    at = edit(base_telemetry(), phases={"phase_2": {"bullets_spawned": 11, "ticks": 30}})
+    under = edit(base_telemetry(), phases={"phase_2": {"bullets_spawned": 366666, "ticks": 1000000}})
+    assert evaluation(at, goal=goal(pressure="increase"), baseline_telemetry=b_tel).check("intent.spawn_rate").passed
+    assert not evaluation(under, goal=goal(pressure="increase"),
+                          baseline_telemetry=b_tel).check("intent.spawn_rate").passed
 
 
 @pytest.mark.parametrize("which", ["candidate", "baseline"])
