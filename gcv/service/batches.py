@@ -303,6 +303,14 @@ def _committed(spec: str, repo_root: Path | None) -> CommittedSpec:
     return found
 
 
+def check_free(ws: Workspace, spec: str, repo_root: Path | None = None) -> None:
+    """``Conflict`` when the spec's output folder holds rows of an earlier run (without replacing them)."""
+    stem = _committed(spec, repo_root).path.stem
+    if res.read_log(batches_root(ws.root) / stem / res.RESULTS_LOG):
+        raise Conflict(f"{BATCHES_DIR}/{stem} holds the results of an earlier run; replace them to run again",
+                       field="overwrite")
+
+
 def start_batch(ws: Workspace, spec: str, *, overwrite: bool = False, workers: int = 1,
                 repo_root: Path | None = None, clock: Callable[[], float] = time.time,
                 on_start: Callable[[int, int], None] | None = None,
@@ -319,9 +327,8 @@ def start_batch(ws: Workspace, spec: str, *, overwrite: bool = False, workers: i
     if resolved.output_dir != expected:
         raise InvalidInput(f"batch spec {spec} writes to its own output folder; the console runs only specs that "
                            f"write to the workspace's {BATCHES_DIR}/{found.path.stem}", field="spec")
-    if not overwrite and res.read_log(expected / res.RESULTS_LOG):
-        raise Conflict(f"{BATCHES_DIR}/{found.path.stem} holds the results of an earlier run; replace them "
-                       "to run again", field="overwrite")
+    if not overwrite:
+        check_free(ws, spec, repo_root)
     try:
         outcome = run_job(resolved, executor="local", workers=workers, overwrite=overwrite,
                           on_start=on_start, on_row=on_row)
@@ -335,4 +342,4 @@ def start_batch(ws: Workspace, spec: str, *, overwrite: bool = False, workers: i
 
 __all__ = ["BatchListing", "GroupRows", "RowRun", "CommittedSpec", "BatchStarted", "FILES", "TABLES", "JUNIT_FILE",
            "list_batches", "listing", "batch_dir", "batch_file", "media_type", "group_rows", "find_row", "row_run",
-           "committed_specs", "specs_dir", "baseline_resolver", "output_name", "start_batch"]
+           "committed_specs", "specs_dir", "check_free", "batches_root", "baseline_resolver", "output_name", "start_batch"]
