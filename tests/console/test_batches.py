@@ -48,7 +48,7 @@ def test_the_list_shows_when_each_batch_ran_its_intervals_and_its_tables(smoke: 
     # the intervals, written as the CLI writes them from the same summary
     for g in smoke["summary"]:
         assert f'<td class="num nowrap survival">{figures.survival(g["metrics"])}</td>' in section
-        assert f'<td class="num nowrap hits">{figures.hits_mean(g["metrics"])}</td>' in section
+        assert f'<td class="num nowrap hits-mean">{figures.hits_mean(g["metrics"])}</td>' in section
     assert "100.0 [34.2,100.0]" in section and "2.00 [2.00,2.00]" in section  # scripted: 2 hits on each seed
     # the tables: CSV, Parquet and JUnit of this batch's folder
     for f in ("results.csv", "results.parquet", "junit.xml"):
