@@ -10,6 +10,7 @@ from typing import Any
 
 from starlette.requests import Request
 
+from gcv.console.batch_jobs import BatchJobs
 from gcv.console.fair import FairCache
 from gcv.console.jobs import Jobs
 from gcv.console.security import (CSRF_FIELD, CSRF_HEADER, SAFE_METHODS, SESSION_COOKIE, Caller, Origins,
@@ -53,6 +54,7 @@ class Console:
         self.ws = Workspace(config.workspace)
         self.cache_root = config.workspace / "cache"
         self.jobs = Jobs(self.ws, activities_factory=config.activities_factory, clock=config.clock)
+        self.batch_jobs = BatchJobs(self.ws)
         secret = WorkspaceSecret(config.secret) if config.secret is not None else workspace_secret(config.workspace)
         # for whoever starts the console to say (gcv serve prints them before it listens)
         self.warnings = [secret.warning] if secret.warning else []

@@ -11,7 +11,7 @@ request must name a user, by a browser session (after signing in with the token)
     token_sha256 = "9f86d0..."   # sha256 of the token (hex); or token = "..." (at least 16 characters)
 
 Roles: ``designer`` submits requests and answers questions, ``operator`` authorizes and
-resumes runs, ``reviewer`` decides, promotes and rolls back baselines. Everyone signed in
+resumes runs and starts batches, ``reviewer`` decides, promotes and rolls back baselines. Everyone signed in
 may read everything.
 """
 
@@ -31,7 +31,7 @@ ROLES = ("designer", "operator", "reviewer")
 # What each role may do (the API and the pages check these; the pages offer nothing else).
 ROLE_OF_ACTION = {
     "submit": "designer", "answer": "designer",
-    "authorize": "operator", "resume": "operator",
+    "authorize": "operator", "resume": "operator", "start_batch": "operator",
     "decide": "reviewer", "promote": "reviewer", "rollback_baseline": "reviewer",
 }
 MIN_TOKEN_CHARS = 16

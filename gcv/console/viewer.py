@@ -31,9 +31,11 @@ from typing import Any
 
 import numpy as np
 
+from gcv.contract.canonical import content_hash
 from gcv.contract.models import BulletHellConfig
 from gcv.sim.engine import Simulation
 from gcv.sim.fixed import TICK_HZ
+from gcv.sim.program import program_hash
 from gcv.simio.render import PHASE_COLORS, PX_PER_UNIT, png_bytes
 from gcv.store.atomic import atomic_write_bytes
 from gcv.store.workflow_dir import WorkflowDir
@@ -233,6 +235,28 @@ class FightViewer:
             raise ViewerError(f"the simulator does not reproduce the {side} run of {state.id} "
                               f"({data['ticks']} ticks, hits {data['hit_ticks']}; recorded {tel.get('ticks')}, "
                               f"{tel.get('hit_ticks')})")
+        body = json.dumps(data, separators=(",", ":")).encode("utf-8")
+        atomic_write_bytes(path, body)
+        return body
+
+    def run_positions(self, program: dict[str, Any], player: dict[str, Any], seed: int, *,
+                      recorded: dict[str, Any], what: str) -> bytes:
+        """The JSON of one run given by its program, player and seed (a batch row's run), checked
+        against the figures recorded for it (``ticks``, ``player_hits``, ``status``); cached by
+        the three."""
+        key = content_hash({"program_hash": program_hash(program), "player": player, "seed": seed})
+        path = self.cache_root / "positions" / f"run-{key}.v{POSITIONS_FORMAT}.json"
+        try:
+            return path.read_bytes()
+        except OSError:
+            pass
+        with self._lock:
+            data = fight_positions(program, player, seed)
+        if (data["ticks"] != recorded.get("ticks") or len(data["hit_ticks"]) != recorded.get("player_hits")
+                or data["status"] != recorded.get("status")):
+            raise ViewerError(f"the simulator does not reproduce {what} ({data['ticks']} ticks, "
+                              f"{len(data['hit_ticks'])} hit(s), {data['status']}; recorded {recorded.get('ticks')} "
+                              f"ticks, {recorded.get('player_hits')} hit(s), {recorded.get('status')})")
         body = json.dumps(data, separators=(",", ":")).encode("utf-8")
         atomic_write_bytes(path, body)
         return body

@@ -63,20 +63,10 @@ def _baseline_resolver():
     return resolve
 
 
-def _fmt(value: Any, digits: int = 1) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.{digits}f}"
-    return str(value)
-
-
-def _interval(low: Any, high: Any, digits: int = 1) -> str:
-    return f"[{_fmt(low, digits)},{_fmt(high, digits)}]"
-
-
 def print_summary(outcome: Any, spec_path: Path) -> None:
     from rich import box
+
+    from gcv.batch import figures  # the console's batches page writes them the same way
 
     out = console()
     failing = {(f["config_hash"], f["player"], f["engine"]) for f in outcome.gate.failures}
@@ -88,9 +78,7 @@ def print_summary(outcome: Any, spec_path: Path) -> None:
     rows = []
     for g in outcome.summary:
         m = g["metrics"]
-        rate = m["survival_rate"]
-        survival = "-" if rate is None else (f"{rate * 100:.1f} "
-                                             f"{_interval(m['survival_low'] * 100, m['survival_high'] * 100)}")
+        survival = figures.survival(m)
         gate = Text("FAIL", style="red") if (g["config_hash"], g["player"], g["engine"]) in failing \
             else Text("pass", style="green")
         if not outcome.gate.rules:
@@ -98,10 +86,8 @@ def print_summary(outcome: Any, spec_path: Path) -> None:
         errors = str(m["errors"]) if not g["pending"] else f"{m['errors']}+{g['pending']} pending"
         cells = [g["config_label"], g["player"]] + ([g["engine"]] if engines else []) + [
             m["runs"], Text(errors, style="red" if m["errors"] or g["pending"] else ""), survival,
-            f"{_fmt(m['hits_mean'], 2)} {_interval(m['hits_mean_low'], m['hits_mean_high'], 2)}",
-            f"{_fmt(m['hits_p50'])}/{_fmt(m['hits_p90'])}/{_fmt(m['hits_p99'])}",
-            _fmt(m["peak_alive_mean"]),
-            f"{_fmt(m['peak_alive_p50'])}/{_fmt(m['peak_alive_p90'])}/{_fmt(m['peak_alive_p99'])}",
+            figures.hits_mean(m), figures.quantiles(m, "hits"), figures.fmt(m["peak_alive_mean"]),
+            figures.quantiles(m, "peak_alive"),
             gate]
         rows.append(cells)
     print_table(out, columns, rows, title=f"batch {spec_path}", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0),
@@ -120,7 +106,7 @@ def print_summary(outcome: Any, spec_path: Path) -> None:
                   + (f" (every reachable position hit at tick {fair['unfair_tick']})" if fair["unfair_tick"] else "")
                   + f"; {tight}", markup=False)
     for failure in outcome.gate.failures:
-        values = ", ".join(f"{k}={_fmt(v, 3)}" for k, v in failure["values"].items())
+        values = ", ".join(f"{k}={figures.fmt(v, 3)}" for k, v in failure["values"].items())
         out.print(f"[red]gate failed:[/] {escape(failure['config_label'])} {escape(failure['player'])} "
                   f"{escape(failure['engine'])}: {escape(failure['condition'])} ({escape(values)}) "
                   f"[{escape(failure['origin'])}]")

@@ -1,4 +1,4 @@
-"""The baseline registry's page (with the audited rollback form) and the batches page."""
+"""The baseline registry's page (with the audited rollback form); the batches are ``pages_batches``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from gcv.console import actions, views
+from gcv.console import actions
 from gcv.console.deps import ConsoleDep, PageCaller, PageForm
 from gcv.console.models import RollbackBody
 from gcv.console.refusals import message_of
@@ -37,11 +37,6 @@ async def baselines_rollback(console: ConsoleDep, caller: PageCaller, form: Page
     except Refusal as exc:
         return back("/baselines", error=message_of(exc))
     return back("/baselines")
-
-
-@router.get("/batches")
-def batches(request: Request, console: ConsoleDep, caller: PageCaller) -> HTMLResponse:
-    return page(console, request, "batches.html", caller, batches=views.batches(console.ws.root))
 
 
 __all__ = ["router"]

@@ -242,21 +242,50 @@ function startViewer(root) {
   document.getElementById("v-fwd").addEventListener("click", function () { stop(); show(tick + 1); });
   slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10)); });
   number.addEventListener("change", function () { stop(); show(parseInt(number.value, 10)); });
-  root.querySelectorAll("button[data-tick]").forEach(function (b) {
-    b.addEventListener("click", function () { stop(); show(parseInt(b.dataset.tick, 10)); });
-  });
-  root.querySelectorAll(".marks .mark").forEach(function (m) {
-    m.style.left = (100 * parseInt(m.dataset.tick, 10) / (max || 1)) + "%";
-  });
+  function bindTicks() {
+    root.querySelectorAll("button[data-tick]").forEach(function (b) {
+      if (b.dataset.bound) return;
+      b.dataset.bound = "1";
+      b.addEventListener("click", function () { stop(); show(parseInt(b.dataset.tick, 10)); });
+    });
+    root.querySelectorAll(".marks .mark").forEach(function (m) {
+      m.style.left = (100 * parseInt(m.dataset.tick, 10) / (max || 1)) + "%";
+    });
+  }
+  // one run given by its address (a batch row, data-src): its hits and phases come with its JSON
+  function listRun(data) {
+    const list = document.getElementById("v-hits"), marks = root.querySelector(".marks");
+    if (!list) return;
+    const el = function (tag, cls, tick, text) {
+      const e = document.createElement(tag); e.className = cls; e.dataset.tick = tick; e.textContent = text; return e;
+    };
+    const label = function (text) { const s = document.createElement("span"); s.className = "muted small"; s.textContent = text; return s; };
+    list.replaceChildren(label("hits: "));
+    data.hit_ticks.forEach(function (t) {
+      const b = el("button", "hit", t, t + " (" + (t / hz).toFixed(2) + " s)"); b.type = "button"; list.appendChild(b);
+      if (marks) { const m = el("span", "mark", t, ""); m.title = "hit at tick " + t; marks.appendChild(m); }
+    });
+    if (!data.hit_ticks.length) list.appendChild(label("none "));
+    list.appendChild(label(" phases: "));
+    data.phases.forEach(function (p) { const b = el("button", "phase", p.start_tick, p.phase_id); b.type = "button"; list.appendChild(b); });
+    bindTicks();
+  }
+  bindTicks();
   const note = document.getElementById("v-note");
   Promise.all(figures.map(function (fig) {
     const side = fig.dataset.side;
-    return fetch("/workflows/" + encodeURIComponent(wf) + "/positions/" + side + ".json", {credentials: "same-origin"})
-      .then(function (r) { if (!r.ok) throw new Error(side + ": HTTP " + r.status); return r.json(); })
+    const url = root.dataset.src || ("/workflows/" + encodeURIComponent(wf) + "/positions/" + side + ".json");
+    return fetch(url, {credentials: "same-origin"})
+      .then(function (r) {
+        if (!r.ok) return r.json().then(function (b) { throw new Error(b.error || ("HTTP " + r.status)); },
+                                        function () { throw new Error(side + ": HTTP " + r.status); });
+        return r.json();
+      })
       .then(function (data) {
         data.byBullet = {};
         data.hits.forEach(function (h) { h.bullets.forEach(function (i) { data.byBullet[i] = h.tick; }); });
         runs[side] = data;
+        if (root.dataset.src) listRun(data);
       });
   })).then(function () {
     root.dataset.ready = "1";
@@ -314,6 +343,6 @@ document.addEventListener("DOMContentLoaded", function () {
   startDecide();
   const live = document.getElementById("live");
   if (live && live.dataset.final !== "1") startLive(live);
-  const viewer = document.querySelector(".viewer[data-wf]");
+  const viewer = document.querySelector(".viewer[data-wf], .viewer[data-src]");
   if (viewer) { startViewer(viewer); startSides(viewer); }
 });
