@@ -198,3 +198,17 @@ def test_the_script_layer() -> None:
     assert before_lower("set bulletLifetimeSeconds on phase2") == "set bullet_lifetime_seconds on phase 2"
     assert "every 500 ms" in normalize("phase 1: 2 waves a second")
     assert "24 bullets" in normalize("twenty-four bullets")
+
+
+@pytest.mark.parametrize("text, understood", [
+    ("让它更难", "已理解：更有压迫感。"),
+    ("第二阶段的子弹改一下", "已理解：改动在第2阶段。"),
+])
+def test_a_chinese_question_says_what_was_understood_in_chinese(text: str, understood: str) -> None:
+    """Issue 27: the questions to a Chinese request were Chinese, but the 'understood' part and
+    the pattern names inside them were English ('已理解：more pressure', '第1阶段（ring，...）')."""
+    decision = decide(text, BASE)
+    assert decision.decision == "needs_clarification"
+    first = decision.questions[0]
+    assert first.startswith(understood), first
+    assert "pressure" not in first and "phase_2" not in first and "（ring，" not in " ".join(decision.questions)

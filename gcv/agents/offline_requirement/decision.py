@@ -27,8 +27,8 @@ from gcv.agents.goal_applier import DEFAULT_ROTATION_DEG, GoalRangeError, apply_
 from gcv.contract.ranges import PATTERN_RANGES
 from gcv.agents.offline_requirement.handlers.scope import INSTEAD
 from gcv.agents.offline_requirement.reader import RequestReader
-from gcv.agents.offline_requirement.questions import (UP_DOWN, Asked, field_choices, language_of, restate, stop,
-                                                      value_choices, which_phase)
+from gcv.agents.offline_requirement.questions import (UP_DOWN, ZH_PATTERNS, Asked, field_choices, language_of, restate,
+                                                      stop, value_choices, which_phase)
 from gcv.agents.offline_requirement.state import Edit, Pending, Reading, phase_summary
 from gcv.contract.goal import DesignerConstraints, Goal, ParameterEdit
 from gcv.contract.models import BulletHellConfig
@@ -153,8 +153,48 @@ def summary(r: Reading) -> str:
     return text
 
 
-def _understood(r: Reading) -> str:
-    return summary(r)
+# what the Chinese questions call each field, pattern and target (the words of the questions)
+_ZH_FIELDS = {"bullets_per_wave": "每波子弹数", "wave_interval_ms": "波间隔（毫秒）", "bullet_speed": "子弹速度",
+              "bullet_lifetime_seconds": "子弹寿命（秒）", "rotation_per_wave_deg": "每波旋转角度",
+              "spread_angle_deg": "扇形角度", "layer_count": "层数"}
+_ZH_TARGETS = {"max_alive_bullets": "同屏子弹不超过", "min_low_fps": "最低帧率不低于",
+               "max_player_hits": "玩家被击中不超过"}
+
+
+def summary_zh(r: Reading) -> str:
+    """``summary`` in the words of the Chinese questions: '第2阶段：子弹速度 ×0.8'."""
+    parts = []
+    if r.pattern_type:
+        parts.append(f"弹幕改为{ZH_PATTERNS.get(r.pattern_type, r.pattern_type)}")
+    if r.bidirectional is not None:
+        parts.append("双向" if r.bidirectional else "单向")
+    if r.direction:
+        parts.append("逆时针" if r.direction > 0 else "顺时针")
+    if r.reverse:
+        parts.append("反向旋转")
+    if r.pressure != "keep":
+        parts.append("更有压迫感" if r.pressure == "increase" else "更轻松")
+    signs = {"set": "改为 ", "scale": "×", "add": "+"}
+    for e in r.edits:
+        name = _ZH_FIELDS.get(e.field, e.field)
+        shown = fmt(e.value)
+        parts.append(f"{name} {signs[e.operation]}{shown}" if not (e.operation == "add" and e.value < 0)
+                     else f"{name} {shown}")
+    for key, value in r.constraints.items():
+        parts.append("保持可躲避" if key == "require_dodgeable" else f"{_ZH_TARGETS.get(key, key)} {fmt(value)}")
+    if r.preserve_visual:
+        parts.append("保持外观")
+    text = "，".join(parts)
+    named = r.phase_positions or r.all_phases or r.whole_fight or r.referenced_by_pattern
+    if r.phase_ids and (text or named):
+        where = ("、".join(f"第{p.rsplit('_', 1)[-1]}阶段" if p.startswith("phase_") else p for p in r.phase_ids)
+                 if len(r.phase_ids) < 3 else "所有阶段")
+        text = f"{where}：{text}" if text else f"改动在{where}"
+    return text
+
+
+def _understood(r: Reading, lang: str = "en") -> str:
+    return summary_zh(r) if lang == "zh" else summary(r)
 
 
 class _Clarify(Exception):
@@ -175,12 +215,13 @@ def _clarify(r: Reading, questions: Sequence[str | Asked], rationale: str) -> Re
 
 def _written(r: Reading, asks: list[Asked], rationale: str) -> RequirementDecision:
     lang = getattr(r, "lang", "en")
-    understood = _understood(r)
+    understood = _understood(r)  # the rationale stays in English (logs, the report's agent section)
+    shown = _understood(r, lang)
     typed = []
     for n, a in enumerate(asks):
         prefix = ""
-        if n == 0 and understood:
-            prefix = f"已理解：{understood}。" if lang == "zh" else f"Understood: {understood}. "
+        if n == 0 and shown:
+            prefix = f"已理解：{shown}。" if lang == "zh" else f"Understood: {shown}. "
         typed.append(a.question(lang, prefix))
     return RequirementDecision(decision="needs_clarification", questions=[q.text for q in typed], asks=typed,
                                rationale=rationale + (f" (understood so far: {understood})" if understood else "")

@@ -96,8 +96,13 @@ def phase_choices(baseline: BulletHellConfig) -> list[tuple[str, str, str]]:
     return out
 
 
+# each pattern kind in the words of the Chinese questions
+ZH_PATTERNS = {"ring": "环形", "spiral": "螺旋", "aimed_fan": "扇形自机狙", "petal": "花瓣", "scatter": "散射"}
+
+
 def phase_summary_zh(baseline: BulletHellConfig) -> str:
-    return "、".join(f"第{i}阶段（{p.pattern.type}，{p.title}）" for i, p in enumerate(baseline.phases, 1))
+    return "、".join(f"第{i}阶段（{ZH_PATTERNS.get(p.pattern.type, p.pattern.type)}，{p.title}）"
+                    for i, p in enumerate(baseline.phases, 1))
 
 
 def which_phase(baseline: BulletHellConfig, summary_en: str) -> Asked:
