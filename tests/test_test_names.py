@@ -1,0 +1,224 @@
+"""Every core module has a test named after it (issue 30 item 7).
+
+The convention: a module is tested by a file named ``test_<module>.py`` in the tests directory
+of its floor, however deep the module sits in that floor:
+
+    gcv/<floor>/<module>.py                       -> tests/<floor>/test_<module>.py
+    gcv/<floor>/<sub>/.../<module>.py             -> tests/<floor>/test_<module>.py
+        (gcv/agents/offline_requirement/handlers/keep.py -> tests/agents/test_keep.py)
+    engine_runners/<module>.py                    -> tests/engine_runners/test_<module>.py
+    gcv/<module>.py                               -> tests/test_<module>.py
+
+so two modules of one floor never share a stem (checked below). ``__init__.py`` files are not
+counted. A module with nothing of its own to test (constants only, a pure re-export) is listed
+in ``EXEMPT`` with the reason; ``NOT_YET`` lists the core modules still without a test, which
+may only shrink: a module that gains its test must leave it, and a new core module must come
+with its test (or an exemption).
+
+``python -m tests.test_test_names`` prints the figures per floor (with PYTHONPATH at the tree).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TESTS = REPO / "tests"
+
+# the floors this check holds to the convention (the interfaces, gcv/cli, gcv/console and
+# gcv/service, are counted in the figures but not enforced)
+CORE = ("contract", "sim", "store", "workflow", "repair", "evaluation", "validation", "analysis", "simio",
+        "batch", "evidence", "agents", "engine_runners")
+
+EXEMPT: dict[str, str] = {
+    "gcv/contract/environment.py": "one constant, the name of an environment variable",
+    "gcv/contract/intents.py": "the intent names as constants (its one invariant is an assert at import)",
+    "gcv/contract/policies.py": "the fairness-policy names and their words, constants only",
+}
+
+# core modules without a test by name yet: may only shrink
+NOT_YET: frozenset[str] = frozenset({
+    "engine_runners/base.py",
+    "engine_runners/bridges.py",
+    "engine_runners/engine_args.py",
+    "engine_runners/exit_codes.py",
+    "engine_runners/process_tree.py",
+    "engine_runners/python_sim.py",
+    "engine_runners/reference_frames.py",
+    "engine_runners/registry.py",
+    "engine_runners/requests.py",
+    "engine_runners/run_lock.py",
+    "engine_runners/ue5.py",
+    "engine_runners/unity.py",
+    "gcv/agents/base.py",
+    "gcv/agents/candidate_check.py",
+    "gcv/agents/doctor.py",
+    "gcv/agents/errors.py",
+    "gcv/agents/offline_requirement/decision.py",
+    "gcv/agents/offline_requirement/handlers/counts.py",
+    "gcv/agents/offline_requirement/handlers/injection.py",
+    "gcv/agents/offline_requirement/handlers/keep.py",
+    "gcv/agents/offline_requirement/handlers/multiply.py",
+    "gcv/agents/offline_requirement/handlers/numeric.py",
+    "gcv/agents/offline_requirement/handlers/off_topic.py",
+    "gcv/agents/offline_requirement/handlers/patterns.py",
+    "gcv/agents/offline_requirement/handlers/percent.py",
+    "gcv/agents/offline_requirement/handlers/phases.py",
+    "gcv/agents/offline_requirement/handlers/pressure.py",
+    "gcv/agents/offline_requirement/handlers/qualitative.py",
+    "gcv/agents/offline_requirement/handlers/rotation.py",
+    "gcv/agents/offline_requirement/handlers/scope.py",
+    "gcv/agents/offline_requirement/handlers/segment.py",
+    "gcv/agents/offline_requirement/handlers/targets.py",
+    "gcv/agents/offline_requirement/handlers/values.py",
+    "gcv/agents/offline_requirement/numbers.py",
+    "gcv/agents/offline_requirement/phrases.py",
+    "gcv/agents/offline_requirement/provider.py",
+    "gcv/agents/offline_requirement/reader.py",
+    "gcv/agents/offline_requirement/spelling.py",
+    "gcv/agents/offline_requirement/state.py",
+    "gcv/agents/replay_provider.py",
+    "gcv/agents/requirement.py",
+    "gcv/agents/review.py",
+    "gcv/agents/review_evidence.py",
+    "gcv/agents/second_reading.py",
+    "gcv/agents/strict_schema.py",
+    "gcv/analysis/cheap.py",
+    "gcv/analysis/report.py",
+    "gcv/batch/executors.py",
+    "gcv/batch/gate.py",
+    "gcv/batch/matrix.py",
+    "gcv/batch/population.py",
+    "gcv/batch/results.py",
+    "gcv/contract/base.py",
+    "gcv/contract/canonical.py",
+    "gcv/contract/goal.py",
+    "gcv/contract/loading.py",
+    "gcv/contract/schema_form.py",
+    "gcv/contract/second_reading.py",
+    "gcv/contract/status.py",
+    "gcv/contract/types.py",
+    "gcv/evaluation/fairness.py",
+    "gcv/evaluation/gameplay.py",
+    "gcv/evaluation/models.py",
+    "gcv/evaluation/population.py",
+    "gcv/evaluation/targets.py",
+    "gcv/evidence/checks.py",
+    "gcv/evidence/collect.py",
+    "gcv/evidence/finalize.py",
+    "gcv/evidence/manifest.py",
+    "gcv/evidence/merkle.py",
+    "gcv/evidence/plots.py",
+    "gcv/evidence/scrub.py",
+    "gcv/evidence/signing.py",
+    "gcv/repair/intents.py",
+    "gcv/repair/models.py",
+    "gcv/repair/scope.py",
+    "gcv/repair/search.py",
+    "gcv/sim/engine.py",
+    "gcv/sim/players.py",
+    "gcv/sim/program.py",
+    "gcv/sim/program_model.py",
+    "gcv/sim/schedule.py",
+    "gcv/sim/telemetry.py",
+    "gcv/sim/telemetry_model.py",
+    "gcv/sim/trig.py",
+    "gcv/simio/golden.py",
+    "gcv/simio/golden_files.py",
+    "gcv/simio/pool.py",
+    "gcv/store/atomic.py",
+    "gcv/store/catalog.py",
+    "gcv/store/errors.py",
+    "gcv/store/locks.py",
+    "gcv/store/logs.py",
+    "gcv/store/paths.py",
+    "gcv/store/safezip.py",
+    "gcv/validation/diff.py",
+    "gcv/validation/reference_layer.py",
+    "gcv/validation/report.py",
+    "gcv/validation/safety_layer.py",
+    "gcv/validation/schema_layer.py",
+    "gcv/validation/validate.py",
+    "gcv/workflow/activities.py",
+    "gcv/workflow/baselines.py",
+    "gcv/workflow/loop.py",
+    "gcv/workflow/summary.py",
+})
+
+
+def floor_of(module: Path) -> str:
+    """The floor of a module path relative to the repository ('(top)' for gcv/<module>.py)."""
+    parts = module.parts
+    if parts[0] == "engine_runners":
+        return "engine_runners"
+    return "(top)" if len(parts) == 2 else parts[1]
+
+
+def expected_test(module: Path) -> Path:
+    """tests/<floor>/test_<module>.py (tests/test_<module>.py for the top-level gcv modules)."""
+    floor = floor_of(module)
+    folder = TESTS if floor == "(top)" else TESTS / floor
+    return folder / f"test_{module.stem}.py"
+
+
+
+def modules() -> list[Path]:
+    """Every module of gcv/ and engine_runners/ but the packages' __init__.py, relative to the repo."""
+    found = [p.relative_to(REPO) for top in ("gcv", "engine_runners") for p in (REPO / top).rglob("*.py")]
+    return sorted(p for p in found if p.name != "__init__.py" and "__pycache__" not in p.parts)
+
+
+def figures() -> dict[str, tuple[int, int]]:
+    """Per floor: (modules with a test by name, modules)."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for module in modules():
+        c = counts[floor_of(module)]
+        c[1] += 1
+        c[0] += expected_test(module).is_file()
+    return {floor: (c[0], c[1]) for floor, c in sorted(counts.items())}
+
+
+def test_the_convention_maps_modules_as_documented() -> None:
+    assert expected_test(Path("gcv/sim/engine.py")) == TESTS / "sim" / "test_engine.py"
+    assert expected_test(Path("gcv/agents/offline_requirement/handlers/keep.py")) == TESTS / "agents" / "test_keep.py"
+    assert expected_test(Path("engine_runners/base.py")) == TESTS / "engine_runners" / "test_base.py"
+    assert expected_test(Path("gcv/svg_chart.py")) == TESTS / "test_svg_chart.py"
+    assert len(modules()) > 150 and Path("gcv/workflow/loop.py") in modules()
+
+
+def test_no_two_modules_of_a_floor_share_a_test_name() -> None:
+    by_test: dict[Path, list[str]] = defaultdict(list)
+    for module in modules():
+        by_test[expected_test(module)].append(str(module))
+    shared = {str(t.relative_to(REPO)): ms for t, ms in by_test.items() if len(ms) > 1}
+    assert not shared, f"modules whose tests would share one file: {shared}"
+
+
+def test_every_core_module_has_a_test_named_after_it() -> None:
+    core = [m for m in modules() if floor_of(m) in CORE]
+    missing = [str(m) for m in core
+               if not expected_test(m).is_file() and str(m) not in EXEMPT and str(m) not in NOT_YET]
+    assert not missing, ("core modules with neither a test named after them nor an EXEMPT entry "
+                         "(tests/test_test_names.py documents the convention):\n  "
+                         + "\n  ".join(f"{m} -> {expected_test(Path(m)).relative_to(REPO)}" for m in missing))
+
+
+def test_the_exemptions_and_the_debt_are_current() -> None:
+    names = {str(m) for m in modules()}
+    assert all(reason.strip() for reason in EXEMPT.values()), "every exemption gives its reason"
+    stale = sorted(m for m in set(EXEMPT) | NOT_YET if m not in names)
+    assert not stale, f"listed modules that no longer exist: {stale}"
+    tested = sorted(m for m in set(EXEMPT) | NOT_YET if expected_test(Path(m)).is_file())
+    assert not tested, f"listed modules that now have their test (take them off the list): {tested}"
+    assert not set(EXEMPT) & NOT_YET
+
+
+if __name__ == "__main__":
+    total = [0, 0]
+    for floor, (named, count) in figures().items():
+        mark = "core" if floor in CORE else ""
+        print(f"{floor:15} {named:3} / {count:3}  {mark}")
+        total[0] += named
+        total[1] += count
+    print(f"{'total':15} {total[0]:3} / {total[1]:3}")
