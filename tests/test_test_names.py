@@ -114,9 +114,6 @@ NOT_YET: frozenset[str] = frozenset({
     "gcv/validation/safety_layer.py",
     "gcv/validation/schema_layer.py",
     "gcv/validation/validate.py",
-    "gcv/workflow/activities.py",
-    "gcv/workflow/baselines.py",
-    "gcv/workflow/summary.py",
 })
 
 
