@@ -100,12 +100,6 @@ NOT_YET: frozenset[str] = frozenset({
     "gcv/simio/golden.py",
     "gcv/simio/golden_files.py",
     "gcv/simio/pool.py",
-    "gcv/validation/diff.py",
-    "gcv/validation/reference_layer.py",
-    "gcv/validation/report.py",
-    "gcv/validation/safety_layer.py",
-    "gcv/validation/schema_layer.py",
-    "gcv/validation/validate.py",
 })
 
 
