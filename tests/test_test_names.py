@@ -85,9 +85,6 @@ NOT_YET: frozenset[str] = frozenset({
     "gcv/evidence/plots.py",
     "gcv/evidence/scrub.py",
     "gcv/evidence/signing.py",
-    "gcv/simio/golden.py",
-    "gcv/simio/golden_files.py",
-    "gcv/simio/pool.py",
 })
 
 
