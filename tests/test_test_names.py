@@ -72,14 +72,6 @@ NOT_YET: frozenset[str] = frozenset({
     "gcv/agents/second_reading.py",
     "gcv/agents/strict_schema.py",
     "gcv/analysis/cheap.py",
-    "gcv/evidence/checks.py",
-    "gcv/evidence/collect.py",
-    "gcv/evidence/finalize.py",
-    "gcv/evidence/manifest.py",
-    "gcv/evidence/merkle.py",
-    "gcv/evidence/plots.py",
-    "gcv/evidence/scrub.py",
-    "gcv/evidence/signing.py",
 })
 
 
