@@ -71,7 +71,6 @@ NOT_YET: frozenset[str] = frozenset({
     "gcv/agents/review_evidence.py",
     "gcv/agents/second_reading.py",
     "gcv/agents/strict_schema.py",
-    "gcv/analysis/cheap.py",
 })
 
 
