@@ -28,14 +28,6 @@ def test_sine_is_odd_periodic_and_monotone_on_the_quarter() -> None:
     assert all(q[i] <= q[i + 1] for i in range(len(q) - 1))
 
 
-def test_tables_match_the_scalar_functions_everywhere() -> None:
-    # the vectorised build is exact: every entry of every table equals the scalar spec
-    assert trig.QUARTER_SIN.tolist() == [fixed.quarter_sin(x) for x in range(fixed.QUARTER + 1)]
-    sines = [fixed.isin(a) for a in range(fixed.TURN)]
-    assert trig.SIN_TABLE.tolist() == sines == trig.SIN_LIST
-    assert trig.COS_TABLE.tolist() == [fixed.icos(a) for a in range(fixed.TURN)]
-
-
 @given(st.integers(-3_000_000, 3_000_000), st.integers(-3_000_000, 3_000_000))
 def test_atan2_within_a_tenth_of_a_degree(dy: int, dx: int) -> None:
     angle = fixed.iatan2(dy, dx)

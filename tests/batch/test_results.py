@@ -3,7 +3,8 @@ values) as pandas writes, Parquet is skipped with a note naming the extra, a sta
 file is removed, and ``gcv batch`` says so instead of printing a path that is not there.
 
 The missing extra is simulated by hiding ``pyarrow`` (``sys.modules[name] = None`` makes
-``find_spec`` and ``import`` fail as on a machine without it)."""
+``find_spec`` and ``import`` fail as on a machine without it). After them, the rows, the log
+and the final table of gcv.batch.results on their own."""
 
 from __future__ import annotations
 
@@ -96,3 +97,52 @@ def test_gcv_batch_without_the_extra_says_what_is_missing(tmp_path: Path, hide_t
     machine = CliRunner().invoke(batch_app(), ["batch", str(spec), "--workers", "1", "--overwrite", "--json"], env=env)
     doc: dict[str, Any] = json.loads(machine.stdout)
     assert doc["paths"]["parquet"] is None and any("gcv[tables]" in n for n in doc["notes"])
+
+
+# --- rows, the log and the final table, without a batch ----------------------------------
+
+CELL = {"cell_id": "c1", "config_hash": "h" * 64, "config_label": "shrine", "player": "scripted",
+        "engine": "python-sim", "seed": 3}
+
+
+def test_flatten_telemetry_keeps_scalar_figures_only() -> None:
+    flat = res.flatten_telemetry({"ticks": 10, "engine": {"name": "python-sim", "version": "1"},
+                                  "phase_results": [{"phase_id": "p1", "grazes": 2}], "hit_ticks": [1, 2],
+                                  "seed": 3, "status": "completed"})
+    assert flat == {"ticks": 10, "engine.name": "python-sim", "engine.version": "1",
+                    "phase_results.0.phase_id": "p1", "phase_results.0.grazes": 2}
+
+
+def test_make_row_for_a_run_and_for_an_error() -> None:
+    ok = res.make_row(CELL, attempt=1, telemetry={"status": "died", "ticks": 5}, duration_ms=12.7)  # type: ignore[arg-type]
+    assert ok == {**CELL, "attempt": 1, "status": "died", "error_kind": None, "error_message": None,
+                  "duration_ms": 12, "ticks": 5}
+    failed = res.make_row(CELL, attempt=2, telemetry=None, duration_ms=1, error_message="x" * 3000)
+    assert failed["status"] == "error" and failed["error_kind"] == "error" and len(failed["error_message"]) == 2000
+    assert "duration_ms" not in res.figures({**ok, "final": True}) and "final" not in res.figures({**ok, "final": True})
+
+
+def test_the_log_appends_rows_and_reading_skips_what_is_not_one(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    with res.ResultsLog(path) as log:
+        log.append({**CELL, "attempt": 1, "status": "error"})
+    with open(path, "ab") as fh:
+        fh.write(b"garbage\n" + json.dumps({**CELL, "attempt": 2, "status": "completed"}).encode() + b"\n{\"torn")
+    skipped: list[int] = []
+    rows = res.read_log(path, skipped=skipped)
+    assert [r["attempt"] for r in rows] == [1, 2] and skipped == [2]
+    with res.ResultsLog(path) as log:  # the torn tail goes before the next append
+        log.append({**CELL, "attempt": 3, "status": "died"})
+    assert [r["attempt"] for r in res.read_log(path)] == [1, 2, 3]
+    assert res.read_log(tmp_path / "none.jsonl") == []
+
+
+def test_the_final_row_is_the_latest_with_telemetry() -> None:
+    rows = [{"cell_id": "a", "attempt": 1, "status": "completed"}, {"cell_id": "a", "attempt": 2, "status": "error"},
+            {"cell_id": "b", "attempt": 1, "status": "error"}, {"cell_id": "b", "attempt": 2, "status": "error"},
+            {"cell_id": "z", "attempt": 1, "status": "completed"}]
+    final = res.final_rows(rows)
+    assert final["a"]["attempt"] == 1 and final["b"]["attempt"] == 2
+    table = res.table_rows(rows, {"b": 0, "a": 1})  # cells of the current matrix only, in its order
+    assert [(r["cell_id"], r["attempt"], r["final"]) for r in table] == [
+        ("b", 1, False), ("b", 2, True), ("a", 1, True), ("a", 2, False)]

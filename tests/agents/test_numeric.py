@@ -1,0 +1,45 @@
+"""Numbers, segment by segment (gcv.agents.offline_requirement.handlers.numeric)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from gcv.agents.offline_requirement.handlers import numeric
+from gcv.agents.offline_requirement.numbers import normalize
+from gcv.agents.offline_requirement.state import Clause, Context, Reading
+from tests.support.evalutil import base
+
+CTX = Context(base())  # the committed baseline: phase_1 ring, phase_2 spiral, phase_3 petal
+
+
+def read(handler, text: str):  # type: ignore[no-untyped-def]
+    """(the text left for later handlers, the reading, the clause) after ``handler`` read ``text``."""
+    r, clause = Reading(text=text), Clause()
+    return handler(CTX, normalize(text), r, clause), r, clause
+
+
+def _edits(r: Reading) -> list[tuple[str, str, Fraction]]:
+    return [(e.field, e.operation, e.value) for e in r.edits]
+
+
+def test_each_segment_of_a_clause_is_read() -> None:
+    _, r, clause = read(numeric.read, "every 0.5 s 9 bullets")
+    assert _edits(r) == [("wave_interval_ms", "set", Fraction(500)), ("bullets_per_wave", "set", Fraction(9))]
+    assert clause.signals == ["edit:wave_interval_ms:set:500", "edit:bullets_per_wave:set:9"]
+
+
+def test_the_forms_of_numbers() -> None:
+    assert _edits(read(numeric.read, "bullets 20% slower")[1]) == [("bullet_speed", "scale", Fraction(4, 5))]
+    assert _edits(read(numeric.read, "double the bullets")[1]) == [("bullets_per_wave", "scale", Fraction(2))]
+    assert _edits(read(numeric.read, "5 more bullets")[1]) == [("bullets_per_wave", "add", Fraction(5))]
+    assert _edits(read(numeric.read, "from 16 to 24 bullets")[1]) == [("bullets_per_wave", "set", Fraction(24))]
+
+
+def test_a_range_waits_for_the_designer() -> None:
+    _, r, _ = read(numeric.read, "15 to 20 bullets")
+    assert r.edits == [] and [(p.kind, p.options) for p in r.pending] == [("range", (Fraction(15), Fraction(20)))]
+
+
+def test_a_rate_is_asked_about_never_guessed() -> None:
+    _, r, _ = read(numeric.read, "20 bullets per second")
+    assert r.edits == [] and (r.questions or r.pending)

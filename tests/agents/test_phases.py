@@ -1,0 +1,43 @@
+"""Phase references (gcv.agents.offline_requirement.handlers.phases)."""
+
+from __future__ import annotations
+
+from gcv.agents.offline_requirement.handlers import phases
+from gcv.agents.offline_requirement.numbers import normalize
+from gcv.agents.offline_requirement.state import Clause, Context, Reading
+from tests.support.evalutil import base
+
+CTX = Context(base())  # the committed baseline: phase_1 ring, phase_2 spiral, phase_3 petal
+
+
+def read(handler, text: str):  # type: ignore[no-untyped-def]
+    """(the text left for later handlers, the reading, the clause) after ``handler`` read ``text``."""
+    r, clause = Reading(text=text), Clause()
+    return handler(CTX, normalize(text), r, clause), r, clause
+
+
+def test_numbers_and_lists_of_phases() -> None:
+    left, r, clause = read(phases.read, "make phase 2 and phase 3 slower")
+    assert r.phase_positions == [2, 3] and clause.phases == [2, 3] and left.split() == ["make", "slower"]
+    assert read(phases.read, "第二阶段更密集")[1].phase_positions == [2]
+    assert read(phases.read, "phase_3")[1].phase_positions == [3]
+    assert read(phases.read, "最后阶段")[1].phase_positions == [3]
+
+
+def test_a_phase_the_fight_does_not_have_is_asked_about() -> None:
+    _, r, _ = read(phases.read, "phase 9 slower")
+    assert r.bad_phase and r.phase_positions == []
+    assert r.questions[0].startswith("The fight has 3 phases (phase_1 (ring, 'Opening ring')")
+    assert r.questions[0].endswith("there is no phase 9. Which phase did you mean?")
+
+
+def test_all_phases_and_the_whole_fight() -> None:
+    _, r, clause = read(phases.read, "all phases")
+    assert r.all_phases and clause.phases == [1, 2, 3]
+    _, r, clause = read(phases.read_whole_fight, "the whole fight should be harder")
+    assert r.whole_fight and clause.phases == [1, 2, 3]
+
+
+def test_groups_by_position() -> None:
+    _, r, clause = read(phases.read_groups, "the last two phases slower")
+    assert r.phase_positions == [2, 3] and clause.phases == [2, 3]

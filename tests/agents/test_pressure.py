@@ -1,0 +1,34 @@
+"""Pressure words (gcv.agents.offline_requirement.handlers.pressure)."""
+
+from __future__ import annotations
+
+from gcv.agents.offline_requirement.handlers import pressure
+from gcv.agents.offline_requirement.numbers import normalize
+from gcv.agents.offline_requirement.state import Clause, Context, Reading
+from tests.support.evalutil import base
+
+CTX = Context(base())  # the committed baseline: phase_1 ring, phase_2 spiral, phase_3 petal
+
+
+def read(handler, text: str):  # type: ignore[no-untyped-def]
+    """(the text left for later handlers, the reading, the clause) after ``handler`` read ``text``."""
+    r, clause = Reading(text=text), Clause()
+    return handler(CTX, normalize(text), r, clause), r, clause
+
+
+def test_more_and_less_pressure() -> None:
+    left, r, clause = read(pressure.read, "make phase 2 denser")
+    assert r.pressure == "increase" and clause.signals == ["pressure:increase"] and "denser" not in left
+    assert read(pressure.read, "make it easier")[1].pressure == "decrease"
+    assert read(pressure.read, "第三阶段更密集")[1].pressure == "increase"
+
+
+def test_both_at_once_is_a_question() -> None:
+    _, r, _ = read(pressure.read, "make it denser and easier")
+    assert r.questions == ["The request asks for both more and less pressure; which one?"]
+    assert r.asked[r.questions[0]].kind == "contradiction"
+
+
+def test_no_pressure_word() -> None:
+    _, r, clause = read(pressure.read, "phase 2 bullets 20% slower")
+    assert r.pressure == "keep" and clause.signals == []

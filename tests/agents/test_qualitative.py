@@ -1,0 +1,31 @@
+"""Words without numbers (gcv.agents.offline_requirement.handlers.qualitative)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from gcv.agents.offline_requirement.handlers import qualitative
+from gcv.agents.offline_requirement.numbers import normalize
+from gcv.agents.offline_requirement.state import Clause, Context, Reading
+from tests.support.evalutil import base
+
+CTX = Context(base())  # the committed baseline: phase_1 ring, phase_2 spiral, phase_3 petal
+
+
+def read(handler, text: str):  # type: ignore[no-untyped-def]
+    """(the text left for later handlers, the reading, the clause) after ``handler`` read ``text``."""
+    r, clause = Reading(text=text), Clause()
+    return handler(CTX, normalize(text), r, clause), r, clause
+
+
+def test_a_field_word_with_a_direction_is_a_default_step() -> None:
+    left, r, clause = read(qualitative.read, "faster bullets in phase 1")
+    assert [(e.field, e.operation, e.value, e.qualitative) for e in r.edits] == [
+        ("bullet_speed", "scale", Fraction(6, 5), True)]
+    assert clause.signals == ["edit:bullet_speed:scale:6/5"] and left.strip() == "in phase 1"
+    slower = read(qualitative.read, "slower bullets")[1].edits
+    assert slower and slower[0].field == "bullet_speed" and slower[0].value < 1
+
+
+def test_nothing_to_read() -> None:
+    assert read(qualitative.read, "phase 1")[1].edits == []
