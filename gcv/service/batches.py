@@ -274,7 +274,7 @@ def baseline_resolver(ws: Workspace, clock: Callable[[], float] = time.time) -> 
             if v["version"] == version:
                 return BulletHellConfig.model_validate(ws.baseline_config(v["config_hash"])), f"registry v{version}"
         known = ", ".join(f"v{v['version']}" for v in versions)
-        raise LookupError(f"no baseline version v{version}; versions: {known}")
+        raise LookupError(f"no baseline version v{version} in {ws.root}; versions: {known}")
 
     return resolve
 

@@ -5,22 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from gcv.agents.offline_requirement.handlers import multiply
-from gcv.agents.offline_requirement.handlers.segment import Segment
-from gcv.agents.offline_requirement.numbers import normalize
-from gcv.agents.offline_requirement.state import Clause, Context, Reading
-from tests.support.evalutil import base
+from tests.support.readerutil import edits, read_segment as read
 
-CTX = Context(base())
-
-
-def read(handler, text: str):  # type: ignore[no-untyped-def]
-    """(the segment's text after ``handler``, the reading): a numeric handler reads one segment."""
-    r = Reading(text=text)
-    return handler(Segment(CTX, normalize(text), r, Clause())), r
-
-
-def edits(r: Reading) -> list[tuple[str, str, Fraction]]:
-    return [(e.field, e.operation, e.value) for e in r.edits]
 
 
 def test_words() -> None:

@@ -3,17 +3,8 @@
 from __future__ import annotations
 
 from gcv.agents.offline_requirement.handlers import pressure
-from gcv.agents.offline_requirement.numbers import normalize
-from gcv.agents.offline_requirement.state import Clause, Context, Reading
-from tests.support.evalutil import base
+from tests.support.readerutil import read_clause as read
 
-CTX = Context(base())  # the committed baseline: phase_1 ring, phase_2 spiral, phase_3 petal
-
-
-def read(handler, text: str):  # type: ignore[no-untyped-def]
-    """(the text left for later handlers, the reading, the clause) after ``handler`` read ``text``."""
-    r, clause = Reading(text=text), Clause()
-    return handler(CTX, normalize(text), r, clause), r, clause
 
 
 def test_more_and_less_pressure() -> None:

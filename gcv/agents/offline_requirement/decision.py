@@ -16,7 +16,8 @@ Instructions injected into the request are never obeyed; the decision says they 
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -123,78 +124,85 @@ def _pending_en(p: Pending) -> str:
     return f"What does '{p.said}' refer to? Name the field, e.g. {FIELD_EXAMPLES}."
 
 
-def summary(r: Reading) -> str:
-    """What is understood so far, in the words of the goal: 'bullet_speed x0.8 on phase_2'."""
-    parts = []
-    if r.pattern_type:
-        parts.append(f"pattern {r.pattern_type}")
-    if r.bidirectional is not None:
-        parts.append("bidirectional" if r.bidirectional else "one direction")
-    if r.direction:
-        parts.append("counter-clockwise" if r.direction > 0 else "clockwise")
-    if r.reverse:
-        parts.append("reverse rotation")
-    if r.pressure != "keep":
-        parts.append(f"{'more' if r.pressure == 'increase' else 'less'} pressure")
-    signs = {"set": "=", "scale": "x", "add": "+"}
-    for e in r.edits:
-        shown = fmt(e.value)
-        parts.append(f"{e.field} {signs[e.operation]}{shown}" if not (e.operation == "add" and e.value < 0)
-                     else f"{e.field} {shown}")
-    for name, value in r.constraints.items():
-        parts.append("keep it dodgeable" if name == "require_dodgeable" else f"{name} {fmt(value)}")
-    if r.preserve_visual:
-        parts.append("keep the look")
-    text = ", ".join(parts)
-    named = r.phase_positions or r.all_phases or r.whole_fight or r.referenced_by_pattern
-    if r.phase_ids and (text or named):
-        where = ", ".join(r.phase_ids) if len(r.phase_ids) < 3 else "all phases"
-        text = f"{text} on {where}" if text else f"the change is on {where}"
-    return text
+@dataclass(frozen=True)
+class _Words:
+    """How ``summary`` says each part in one language."""
+
+    pattern: Callable[[str], str]
+    both_ways: tuple[str, str]  # (bidirectional, one direction)
+    turn: tuple[str, str]  # (counter-clockwise, clockwise)
+    reverse: str
+    pressure: tuple[str, str]  # (more, less)
+    signs: dict[str, str]
+    field: Callable[[str], str]
+    target: Callable[[str], str]
+    dodgeable: str
+    look: str
+    comma: str
+    phase: Callable[[str], str]
+    phase_join: str
+    all_phases: str
+    on: Callable[[str, str], str]  # (text, where)
+    only_where: Callable[[str], str]
 
 
-# what the Chinese questions call each field, pattern and target (the words of the questions)
+# what the Chinese questions call each field and target (the words of the questions)
 _ZH_FIELDS = {"bullets_per_wave": "每波子弹数", "wave_interval_ms": "波间隔（毫秒）", "bullet_speed": "子弹速度",
               "bullet_lifetime_seconds": "子弹寿命（秒）", "rotation_per_wave_deg": "每波旋转角度",
               "spread_angle_deg": "扇形角度", "layer_count": "层数"}
 _ZH_TARGETS = {"max_alive_bullets": "同屏子弹不超过", "min_low_fps": "最低帧率不低于",
                "max_player_hits": "玩家被击中不超过"}
 
+_WORDS = {
+    "en": _Words(pattern=lambda k: f"pattern {k}", both_ways=("bidirectional", "one direction"),
+                 turn=("counter-clockwise", "clockwise"), reverse="reverse rotation",
+                 pressure=("more pressure", "less pressure"), signs={"set": "=", "scale": "x", "add": "+"},
+                 field=lambda f: f, target=lambda t: t, dodgeable="keep it dodgeable", look="keep the look",
+                 comma=", ", phase=lambda p: p, phase_join=", ", all_phases="all phases",
+                 on=lambda text, where: f"{text} on {where}", only_where=lambda where: f"the change is on {where}"),
+    "zh": _Words(pattern=lambda k: f"弹幕改为{ZH_PATTERNS.get(k, k)}", both_ways=("双向", "单向"),
+                 turn=("逆时针", "顺时针"), reverse="反向旋转", pressure=("更有压迫感", "更轻松"),
+                 signs={"set": "改为 ", "scale": "×", "add": "+"}, field=lambda f: _ZH_FIELDS.get(f, f),
+                 target=lambda t: _ZH_TARGETS.get(t, t), dodgeable="保持可躲避", look="保持外观", comma="，",
+                 phase=lambda p: f"第{p.rsplit('_', 1)[-1]}阶段" if p.startswith("phase_") else p, phase_join="、",
+                 all_phases="所有阶段", on=lambda text, where: f"{where}：{text}",
+                 only_where=lambda where: f"改动在{where}"),
+}
 
-def summary_zh(r: Reading) -> str:
-    """``summary`` in the words of the Chinese questions: '第2阶段：子弹速度 ×0.8'."""
+
+def summary(r: Reading, lang: str = "en") -> str:
+    """What is understood so far: in English the words of the goal ('bullet_speed x0.8 on
+    phase_2'), in Chinese the words of the Chinese questions ('第2阶段：子弹速度 ×0.8')."""
+    w = _WORDS.get(lang, _WORDS["en"])
     parts = []
     if r.pattern_type:
-        parts.append(f"弹幕改为{ZH_PATTERNS.get(r.pattern_type, r.pattern_type)}")
+        parts.append(w.pattern(r.pattern_type))
     if r.bidirectional is not None:
-        parts.append("双向" if r.bidirectional else "单向")
+        parts.append(w.both_ways[0] if r.bidirectional else w.both_ways[1])
     if r.direction:
-        parts.append("逆时针" if r.direction > 0 else "顺时针")
+        parts.append(w.turn[0] if r.direction > 0 else w.turn[1])
     if r.reverse:
-        parts.append("反向旋转")
+        parts.append(w.reverse)
     if r.pressure != "keep":
-        parts.append("更有压迫感" if r.pressure == "increase" else "更轻松")
-    signs = {"set": "改为 ", "scale": "×", "add": "+"}
+        parts.append(w.pressure[0] if r.pressure == "increase" else w.pressure[1])
     for e in r.edits:
-        name = _ZH_FIELDS.get(e.field, e.field)
-        shown = fmt(e.value)
-        parts.append(f"{name} {signs[e.operation]}{shown}" if not (e.operation == "add" and e.value < 0)
+        name, shown = w.field(e.field), fmt(e.value)
+        parts.append(f"{name} {w.signs[e.operation]}{shown}" if not (e.operation == "add" and e.value < 0)
                      else f"{name} {shown}")
     for key, value in r.constraints.items():
-        parts.append("保持可躲避" if key == "require_dodgeable" else f"{_ZH_TARGETS.get(key, key)} {fmt(value)}")
+        parts.append(w.dodgeable if key == "require_dodgeable" else f"{w.target(key)} {fmt(value)}")
     if r.preserve_visual:
-        parts.append("保持外观")
-    text = "，".join(parts)
+        parts.append(w.look)
+    text = w.comma.join(parts)
     named = r.phase_positions or r.all_phases or r.whole_fight or r.referenced_by_pattern
     if r.phase_ids and (text or named):
-        where = ("、".join(f"第{p.rsplit('_', 1)[-1]}阶段" if p.startswith("phase_") else p for p in r.phase_ids)
-                 if len(r.phase_ids) < 3 else "所有阶段")
-        text = f"{where}：{text}" if text else f"改动在{where}"
+        where = w.phase_join.join(w.phase(p) for p in r.phase_ids) if len(r.phase_ids) < 3 else w.all_phases
+        text = w.on(text, where) if text else w.only_where(where)
     return text
 
 
 def _understood(r: Reading, lang: str = "en") -> str:
-    return summary_zh(r) if lang == "zh" else summary(r)
+    return summary(r, lang)
 
 
 class _Clarify(Exception):

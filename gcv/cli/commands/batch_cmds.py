@@ -41,24 +41,14 @@ class _RateColumn(ProgressColumn):
 
 
 def _baseline_resolver():
-    """``baseline:vN`` / ``baseline:active`` from the workspace's baseline registry."""
+    """``baseline:vN`` / ``baseline:active`` from the workspace's baseline registry (the use case's
+    resolver, imported when a spec names a baseline: ``gcv --help`` stays fast)."""
     def resolve(ref: str) -> tuple[Any, str]:
-        from gcv.contract.models import BulletHellConfig
-        from gcv.store.paths import workspace_root
-        from gcv.workflow.baselines import active_baseline, ensure_registry
+        from gcv.service.batches import baseline_resolver
         from gcv.store.catalog import Workspace
+        from gcv.store.paths import workspace_root
 
-        ws = Workspace(workspace_root())
-        now = time.time()
-        if ref == "baseline:active":
-            return active_baseline(ws, now)
-        version = int(ref.split(":v", 1)[1])
-        versions = ensure_registry(ws, now)
-        for v in versions:
-            if v["version"] == version:
-                return BulletHellConfig.model_validate(ws.baseline_config(v["config_hash"])), f"registry v{version}"
-        known = ", ".join(f"v{v['version']}" for v in versions)
-        raise LookupError(f"no baseline version v{version} in {ws.root}; versions: {known}")
+        return baseline_resolver(Workspace(workspace_root()))(ref)
 
     return resolve
 
