@@ -55,13 +55,11 @@ def answer_text(form: dict[str, str]) -> str:
     return "\n".join(parts) or form.get("text", "").strip()
 
 
-async def act(wf_id: str, action: Callable[..., Any], *args: Any, refused_to: str = "") -> Response:
-    """Run one workflow action off the event loop; back to the workflow's page, with the
-    action's refusal as the error of that page (or of ``refused_to``, the page the form was
-    on); an unknown workflow stays a 404."""
-    where = refused_to or f"/workflows/{quote(wf_id)}"
+async def _attempt(wf_id: str, where: str, action: Callable[..., Any], *args: Any) -> Any | Response:
+    """Run one workflow action off the event loop: its result, or a redirect back to ``where``
+    with the action's refusal as that page's error (an unknown workflow stays a 404)."""
     try:
-        await run_in_threadpool(action, *args)
+        return await run_in_threadpool(action, *args)
     except Refusal as exc:
         if isinstance(exc, NotFound):
             raise
@@ -70,7 +68,13 @@ async def act(wf_id: str, action: Callable[..., Any], *args: Any, refused_to: st
         if exc.status == 404:
             raise
         return back(where, error=exc.message)
-    return back(f"/workflows/{quote(wf_id)}")
+
+
+async def act(wf_id: str, action: Callable[..., Any], *args: Any, refused_to: str = "") -> Response:
+    """Run one workflow action; back to the workflow's page, with the action's refusal as the
+    error of that page (or of ``refused_to``, the page the form was on)."""
+    done = await _attempt(wf_id, refused_to or f"/workflows/{quote(wf_id)}", action, *args)
+    return done if isinstance(done, Response) else back(f"/workflows/{quote(wf_id)}")
 
 
 def budget_body(form: dict[str, str]) -> AuthorizeBody:
@@ -83,18 +87,8 @@ def budget_body(form: dict[str, str]) -> AuthorizeBody:
 async def to_new(wf_id: str, action: Callable[..., Any], *args: Any) -> Response:
     """Run an action that makes a new workflow out of ``wf_id``; to the new workflow's page, or
     back to the old one's with the refusal."""
-    where = f"/workflows/{quote(wf_id)}"
-    try:
-        result = await run_in_threadpool(action, *args)
-    except Refusal as exc:
-        if isinstance(exc, NotFound):
-            raise
-        return back(where, error=message_of(exc))
-    except ConsoleError as exc:
-        if exc.status == 404:
-            raise
-        return back(where, error=exc.message)
-    return back(f"/workflows/{quote(result['workflow_id'])}")
+    done = await _attempt(wf_id, f"/workflows/{quote(wf_id)}", action, *args)
+    return done if isinstance(done, Response) else back(f"/workflows/{quote(done['workflow_id'])}")
 
 
 # ---------------------------------------------------------------------- new change
