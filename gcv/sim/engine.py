@@ -73,6 +73,11 @@ class RunResult:
     telemetry: dict[str, Any]
     snapshots: list[Snapshot] = field(default_factory=list)
 
+def bot_horizons(look: int) -> tuple[int, int, int, int]:
+    """The ticks ahead at which a bot judges each move: the next tick, a quarter, half and all of
+    its lookahead (docs/simulation.md). Judging only half and all of it left an expert, whose
+    lookahead is long, blind to the bullets of the next ticks in a dense fight (issue 29)."""
+    return 1, max(1, look // 4), max(1, look // 2), look
 
 class Simulation:
     """One fight: a program, a seed and a player. Owns its RNG (created in ``reset``)."""
@@ -121,8 +126,9 @@ class Simulation:
             reach = isqrt(self.clearance_cap) + 1024 + (vmax + abs(pl["speed"])) * self.look
             self.bot_reach, self.bot_reach2 = reach, reach * reach
             self._bot_home_cache: dict[tuple[int, int], int] = {}
-            self.bot_horizons = np.array([[max(1, self.look // 2)], [self.look]], dtype=np.int64)
-            self.bot_reach_x = self.bot_step_x * self.bot_horizons  # (2, 18): where each move leads
+            # the next tick, a quarter, half and all of the lookahead (the last: the home penalty's)
+            self.bot_horizons = np.array([[h] for h in bot_horizons(self.look)], dtype=np.int64)
+            self.bot_reach_x = self.bot_step_x * self.bot_horizons  # (4, 18): where each move leads
             self.bot_reach_y = self.bot_step_y * self.bot_horizons
             self.home_x, self.home_y = pl["start_x"], pl["start_y"]
         if self.kind == "inputs":
@@ -410,15 +416,15 @@ class Simulation:
         horizons = self.bot_horizons
         cx = np.minimum(np.maximum(self.bot_reach_x + self.px, -self.hw), self.hw)
         cy = np.minimum(np.maximum(self.bot_reach_y + self.py, -self.hh), self.hh)
-        bx = X[near] + self.VX[near] * horizons  # (2, m)
+        bx = X[near] + self.VX[near] * horizons  # (4, m)
         by = Y[near] + self.VY[near] * horizons
-        ddx = bx[:, None, :] - cx[:, :, None]  # (2, 18, m)
+        ddx = bx[:, None, :] - cx[:, :, None]  # (4, 18, m)
         ddy = by[:, None, :] - cy[:, :, None]
         ddx *= ddx
         ddy *= ddy
         ddx += ddy
         clear = np.minimum(ddx.min(axis=(0, 2)), self.clearance_cap)
-        hx, hy = cx[1] - self.home_x, cy[1] - self.home_y
+        hx, hy = cx[-1] - self.home_x, cy[-1] - self.home_y
         return int(np.argmax(clear - ((hx * hx + hy * hy) >> self.home_shift)))
 
     # ------------------------------------------------------------------ hashing

@@ -73,7 +73,11 @@ def test_a_failing_population_drives_a_repair(tmp_path: Path) -> None:
         "population_hits_mean", "population.novice.hits_mean", False, "phase_3")
     assert "95% interval" in pop["detail"]
     # The scripted player passes; only the population fails, and the gate treats it as danger.
-    assert state.trace[1] == ("[round 1] running_candidate -> reviewing | population_hits_mean 0.25>0 FAIL "
+    assert state.trace[1] == ("[round 1] running_candidate -> reviewing | population_hits_mean 0.125>0 FAIL "
                                  "| intent REDUCE_BULLET_SPEED")
     assert "REDUCE_BULLET_SPEED" in state.rounds[0].allowed.intents
-    assert state.status == "evidence_ready" and len(state.rounds) == 2  # one searched repair suffices
+    # the repair was made for the population (round 2); the four-horizon novice (docs/simulation.md)
+    # still takes a hit in one seed of eight, so the loop asks a person instead of accepting
+    assert len(state.rounds) == 2 and state.rounds[1].origin == "repair:REDUCE_BULLET_SPEED"
+    assert state.status == "blocked" and state.terminal_reason == "human_review"
+    assert "population_hits_mean@phase_3" in (state.terminal_message or "")

@@ -46,6 +46,7 @@ namespace Gcv.Core
         readonly long reaction, look, mistakeThreshold, clearanceCap;
         readonly int homeShift;
         readonly long[] botStepX = new long[18], botStepY = new long[18];
+        readonly long[] horizons = new long[4];  // the bot's: the next tick, a quarter, half and all of `look`
         readonly long botReach, botReach2;
         // collision skipping; noSkip when the closure is not positive (the reference then checks every tick too)
         readonly long playerStepMax, closure, radiusBound;
@@ -120,6 +121,10 @@ namespace Gcv.Core
                     throw new BadRequestException("program.bot.skills." + player.Skill, "field required (the player is bot:" + player.Skill + ")");
                 reaction = skill.ReactionTicks;
                 look = skill.LookaheadTicks;
+                horizons[0] = 1;
+                horizons[1] = Math.Max(1, Fixed.FloorDiv(look, 4));
+                horizons[2] = Math.Max(1, Fixed.FloorDiv(look, 2));
+                horizons[3] = look;
                 mistakeThreshold = skill.MistakeThreshold;
                 clearanceCap = program.ClearanceCap;
                 homeShift = (int)program.HomeShift;
@@ -575,12 +580,12 @@ namespace Gcv.Core
                 // Nobody within reach: nobody can be for the next few ticks either.
                 if (nn == 0) botClearUntil = ClearUntil(t, Fixed.IsqrtFloor(nearest) - botReach - 1);
             }
-            long half = Fixed.FloorDiv(look, 2);
-            // With nobody within reach only the last horizon's positions matter (the home
-            // penalty); the clearances stay at the cap.
-            for (int pass = nn > 0 ? 0 : 1; pass < 2; pass++)
+            // The next tick, a quarter, half and all of the lookahead (docs/simulation.md). With
+            // nobody within reach only the last horizon's positions matter (the home penalty);
+            // the clearances stay at the cap.
+            for (int pass = nn > 0 ? 0 : horizons.Length - 1; pass < horizons.Length; pass++)
             {
-                long h = pass == 0 ? Math.Max(1, half) : look;
+                long h = horizons[pass];
                 for (int c = 0; c < 18; c++)
                 {
                     candX[c] = Math.Min(Math.Max(Px + botStepX[c] * h, -hw), hw);

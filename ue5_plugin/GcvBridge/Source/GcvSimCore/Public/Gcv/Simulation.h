@@ -665,10 +665,12 @@ private:
         const size_t m = nearX_.size();
         hX_.resize(m);
         hY_.resize(m);
-        // With nobody within reach only the last horizon's positions matter (the home
-        // penalty); the clearances stay at the cap.
-        const int64_t horizons[2] = {MaxI(1, look_ / 2), look_};
-        for (int hi = m ? 0 : 1; hi < 2; ++hi) {
+        // The next tick, a quarter, half and all of the lookahead (docs/simulation.md). With
+        // nobody within reach only the last horizon's positions matter (the home penalty);
+        // the clearances stay at the cap.
+        constexpr int kHorizons = 4;
+        const int64_t horizons[kHorizons] = {1, MaxI(1, look_ / 4), MaxI(1, look_ / 2), look_};
+        for (int hi = m ? 0 : kHorizons - 1; hi < kHorizons; ++hi) {
             const int64_t h = horizons[hi];
             for (int c = 0; c < kBotMoves; ++c) {
                 cx[c] = ClampI(px_ + botStepX_[c] * h, -hw, hw);
