@@ -15,6 +15,9 @@ from typer.testing import CliRunner
 from gcv.cli.app import app
 
 REQUEST = "make phase 2 denser by 20%"
+# its candidate dies; the passing repairs are outside the request: the designer chooses a trade-off
+CHOICE = ("make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS "
+          "at 55 or above")
 
 
 def _lines(text: str) -> list[str]:
@@ -105,3 +108,14 @@ def test_a_persons_decision_reads_accepted_by_name(finished, monkeypatch: pytest
     out = CliRunner().invoke(app, ["status", finished["wf"]]).stdout
     assert re.search(r"^  accepted by ana at \d{4}-\d\d-\d\d .*: fine$", out, re.M), out
     assert "review passed (agent)" in out  # the agent's review stays the agent's
+
+
+@pytest.mark.slow
+def test_a_died_candidate_and_the_trade_offs_read_in_seconds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    monkeypatch.setenv("COLUMNS", "80")
+    out = CliRunner().invoke(app, ["run", CHOICE, "--yes"]).stdout
+    assert "survival | >= 2160 ticks (36.0 s) | 1409 ticks (23.5 s) | FAIL" == _row(out, "survival")
+    assert _row(out, "survival (ticks)", after="Telemetry") == "survival (ticks) | 2155 (35.9 s) | 1409 (23.5 s)"
+    choices = [line for line in out.splitlines() if line.startswith("choose ")]
+    assert choices and all(line.endswith("survival the whole fight)") for line in choices), choices

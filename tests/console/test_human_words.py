@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 from gcv.cli.app import app as cli_app
 
 REQUEST = "make phase 2 denser by 20%"
+CHOICE = ("make phase 2 a denser bidirectional spiral, but never more than 350 bullets alive and keep the low FPS "
+          "at 55 or above")  # ends awaiting the designer's choice among trade-offs
 
 
 def _finished(workspace: Path) -> str:
@@ -60,3 +62,14 @@ def test_the_review_and_workflow_pages_read_in_names_units_and_seconds(local_bro
     assert s["change"][0]["path"] == "$.phases[1].pattern.bullets_per_wave"
     assert next(c for c in s["evaluation"]["checks"] if c["name"] == "survival")["actual"] == 2160
     assert any(line.endswith("| accept") for line in s["trace"]) and s["tokens_used"] == 0
+
+
+def test_a_trade_off_card_reads_in_names_units_and_the_whole_fight(local_browser: TestClient, workspace: Path) -> None:
+    result = CliRunner().invoke(cli_app, ["run", CHOICE, "--yes"])
+    wf = re.search(r"wf-[0-9-]+-[0-9a-f]+", result.stdout)
+    assert result.exit_code == 7 and wf, result.output
+    page = local_browser.get(f"/workflows/{wf.group(0)}").text
+    card = page[page.index('id="option-1"'):page.index('id="option-2"')]
+    assert "survived the whole fight" in card and "survived 2160" not in card
+    assert ('<span class="field" title="$.phases[1].pattern.bullet_speed">Phase 2 · bullet speed</span> '
+            '<code class="muted small">$.phases[1].pattern.bullet_speed</code> 3.6 units/s &rarr; 2.34 units/s') in card
