@@ -51,7 +51,7 @@ FIELDS: dict[str, tuple[str, str | None]] = {
 SECTIONS = {"scenario": "Scenario", "player": "Player", "boss": "Boss", "limits": "Limits", "targets": "Targets"}
 _SUFFIXES = (("_ms", "ms"), ("_seconds", "s"), ("_deg", "°"))
 _PATH = re.compile(r"^\$?\.?(?P<rest>.*)$")
-_PHASE = re.compile(r"^phases\[(?P<index>\d+)\](?:\.(?P<rest>.*))?$")
+_PHASE = re.compile(r"^phases\[(?P<index>\d+|\*)\](?:\.(?P<rest>.*))?$")
 
 
 def _words(key: str) -> tuple[str, str | None]:
@@ -86,9 +86,9 @@ def field_label(path: str, phase_ids: Sequence[str] | None = None) -> str:
     text = rest["rest"] if rest else path
     phase = _PHASE.match(text)
     if phase is not None:
-        index = int(phase["index"])
         inner = phase["rest"]
-        head = phase_name(index, phase_ids)
+        # ``phases[*]``: a rule or an issue about the field in every phase
+        head = "Every phase" if phase["index"] == "*" else phase_name(int(phase["index"]), phase_ids)
         if not inner:
             return head
         key = inner.removeprefix("pattern.")

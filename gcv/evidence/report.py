@@ -128,6 +128,15 @@ def shown(path: str, value: Any) -> str:
     return "—" if value is None else value_with_unit(path, value)
 
 
+def field_name(path: Any) -> str | None:
+    """A JSON path's human name (``Phase 2 · bullet speed``), or None when it has none (a path
+    the contract does not know, or no path): the page then shows the path alone."""
+    if not isinstance(path, str):
+        return None
+    name = field_label(path)
+    return None if name == path else name
+
+
 def data_uri(mime: str, data: bytes) -> str:
     return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
 
@@ -162,7 +171,7 @@ def environment() -> Environment:
                       autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=True),
                       undefined=StrictUndefined, finalize=escape_value, keep_trailing_newline=True,
                       extensions=[JoinedLines])
-    env.filters.update(fmt=fmt, utc=utc, seconds=fmt_seconds)
+    env.filters.update(fmt=fmt, utc=utc, seconds=fmt_seconds, field=field_name)
     return env
 
 

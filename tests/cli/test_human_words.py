@@ -119,3 +119,10 @@ def test_a_died_candidate_and_the_trade_offs_read_in_seconds(tmp_path: Path, mon
     assert _row(out, "survival (ticks)", after="Telemetry") == "survival (ticks) | 2155 (35.9 s) | 1409 (23.5 s)"
     choices = [line for line in out.splitlines() if line.startswith("choose ")]
     assert choices and all(line.endswith("survival the whole fight)") for line in choices), choices
+
+
+def test_a_blocked_requests_issue_names_its_field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GCV_HOME", str(tmp_path / "ws"))
+    monkeypatch.setenv("COLUMNS", "80")
+    out = CliRunner().invoke(app, ["run", "phase 2: 100000 bullets per wave", "--yes"]).stdout
+    assert "  issue: Every phase · bullets per wave ($.phases[*].pattern.bullets_per_wave): " in out, out

@@ -73,3 +73,12 @@ def test_a_trade_off_card_reads_in_names_units_and_the_whole_fight(local_browser
     assert "survived the whole fight" in card and "survived 2160" not in card
     assert ('<span class="field" title="$.phases[1].pattern.bullet_speed">Phase 2 · bullet speed</span> '
             '<code class="muted small">$.phases[1].pattern.bullet_speed</code> 3.6 units/s &rarr; 2.34 units/s') in card
+
+
+def test_a_blocked_requests_issues_name_their_fields(local_browser: TestClient, workspace: Path) -> None:
+    result = CliRunner().invoke(cli_app, ["run", "phase 2: 100000 bullets per wave", "--yes"])
+    wf = re.search(r"wf-[0-9-]+-[0-9a-f]+", result.stdout)
+    assert wf, result.output
+    page = local_browser.get(f"/workflows/{wf.group(0)}").text
+    assert ('<span class="field" title="$.phases[*].pattern.bullets_per_wave">Every phase · bullets per wave</span> '
+            '<code class="muted small">$.phases[*].pattern.bullets_per_wave</code>') in page

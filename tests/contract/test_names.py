@@ -15,6 +15,7 @@ from gcv.contract.names import FIELDS, field_label, value_with_unit
 
 @pytest.mark.parametrize("path,label", [
     ("$.phases[1].pattern.bullets_per_wave", "Phase 2 · bullets per wave"),
+    ("$.phases[*].pattern.bullets_per_wave", "Every phase · bullets per wave"),
     ("$.phases[0].pattern.wave_interval_ms", "Phase 1 · wave interval"),
     ("$.phases[2].trigger_boss_hp_below", "Phase 3 · starts below boss health"),
     ("$.phases[2]", "Phase 3"),

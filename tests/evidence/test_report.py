@@ -255,3 +255,10 @@ def test_a_person_reads_names_units_seconds_and_whose_review_it_was(page: str) -
     assert "Phase 2 · bullet speed" in review  # the repair's change
     budgets = page[page.index('id="budgets"'):page.index('id="verify"')]
     assert "model calls (offline rules, no tokens)" in budgets and "none (offline rules)" in budgets
+
+
+def test_a_blocked_requests_issues_name_their_fields(tmp_path: Path) -> None:
+    ws, wf_id = run_workflow(tmp_path / "ws", "phase 2: 100000 bullets per wave")
+    page = write_report(ws, wf_id, tmp_path / "r.html").read_text()
+    verdict = page[page.index('id="verdict"'):page.index('id="request"')]
+    assert "<dt>Issues</dt><dd>Every phase · bullets per wave <code>$.phases[*].pattern.bullets_per_wave</code>: " in verdict

@@ -84,9 +84,13 @@ def _print_summary(ws, state) -> None:
         con.print(f"  resubmits {s['resubmitted_from']}", markup=False)
     for q in s["questions"]:
         con.print(f"  question: {q}", markup=False)
+    from gcv.contract.names import field_label  # lazy, as above
+
     for issue in s["issues"]:
-        con.print(f"  issue: {issue.get('field')}: {issue.get('message')} (allowed: {issue.get('allowed')})",
-                  markup=False)
+        where = str(issue.get("field"))
+        named = field_label(where)
+        con.print(f"  issue: {named + ' (' + where + ')' if named != where else where}: {issue.get('message')} "
+                  f"(allowed: {issue.get('allowed')})", markup=False, soft_wrap=True)
     if s["change"]:
         from gcv.cli.commands.propose_cmds import print_change  # lazy, as above
 
