@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from gcv.contract.names import names_in
+
 REVIEW_PASSED: Final = "review passed (agent)"
 OFFLINE_PROVIDER: Final = "offline"
 DECIDED: Final = {"accept": "accepted", "revise": "revision asked", "rollback": "rolled back"}
@@ -30,11 +32,12 @@ def verdict_words(verdict: str) -> str:
 
 def trace_text(line: str) -> str:
     """A recorded trace line as a person reads it: the review's `` | accept`` step says
-    ``review passed (agent)`` (the recorded line, in events and JSON, is unchanged)."""
+    ``review passed (agent)`` and contract paths read as names (``gcv.contract.names.names_in``);
+    the recorded line, in events and JSON, is unchanged."""
     parts = line.split(" | ")
     if len(parts) > 1 and line.startswith("[round "):
         parts = [REVIEW_PASSED if i and p == "accept" else p for i, p in enumerate(parts)]
-    return " | ".join(parts)
+    return names_in(" | ".join(parts))
 
 
 def usage_words(provider: str, model_calls: int, tokens: int) -> str:

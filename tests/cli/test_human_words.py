@@ -119,6 +119,7 @@ def test_a_died_candidate_and_the_trade_offs_read_in_seconds(tmp_path: Path, mon
     assert _row(out, "survival (ticks)", after="Telemetry") == "survival (ticks) | 2155 (35.9 s) | 1409 (23.5 s)"
     choices = [line for line in out.splitlines() if line.startswith("choose ")]
     assert choices and all(line.endswith("survival the whole fight)") for line in choices), choices
+    assert "REDUCE_BULLET_SPEED on phase_2: Phase 2 · bullet speed 3.6 -> 2.34; predicted" in choices[0]
 
 
 def test_a_blocked_requests_issue_names_its_field(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -71,6 +71,7 @@ def test_a_trade_off_card_reads_in_names_units_and_the_whole_fight(local_browser
     page = local_browser.get(f"/workflows/{wf.group(0)}").text
     card = page[page.index('id="option-1"'):page.index('id="option-2"')]
     assert "survived the whole fight" in card and "survived 2160" not in card
+    assert "<h3>1. keep the requested change; REDUCE_BULLET_SPEED on phase_2: Phase 2 · bullet speed 3.6 -&gt; 2.34" in card
     assert ('<span class="field" title="$.phases[1].pattern.bullet_speed">Phase 2 · bullet speed</span> '
             '<code class="muted small">$.phases[1].pattern.bullet_speed</code> 3.6 units/s &rarr; 2.34 units/s') in card
 

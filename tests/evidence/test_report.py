@@ -241,6 +241,7 @@ def test_a_person_reads_names_units_seconds_and_whose_review_it_was(page: str) -
     assert "3.6 units/s" in changes and "<b>2.34 units/s</b>" in changes
     checks = page[page.index('id="checks"'):page.index('id="charts"')]
     assert "&gt;= 2160 ticks (36.0 s)" in checks and " bullets/s</td>" in checks
+    assert '<td>Phase 2 · pattern <code class="small">$.phases[1].pattern.type</code></td>' in checks
     survival = re.search(r"<tr><td><code>survival</code></td>.*?</tr>", checks)
     assert survival and "survived 2160 ticks" not in survival.group(0)
     assert '<td class="num">the whole fight (boss defeated at 35.9 s)</td>' in survival.group(0)

@@ -126,13 +126,14 @@ def _print_summary(ws, state) -> None:
         for line in s["trace"]:
             con.print(f"  {trace_text(line)}", markup=False, soft_wrap=True)
     for t in s.get("tradeoffs") or []:
+        from gcv.contract.names import names_in  # lazy, as above
         from gcv.evaluation.display import survival_text  # lazy, as above
 
         predicted = t.get("predicted") or {}
         figures = ", ".join(f"{k} {v}" for k, v in sorted(predicted.items()) if k in ("player_hits", "peak_alive_bullets"))
         if "survival_ticks" in predicted:  # the whole fight, or ticks with their seconds
             figures += f", survival {survival_text(predicted)}"
-        con.print(f"choose {t['number']}: {t['command']}  ({t['title']}; predicted {figures})", markup=False,
+        con.print(f"choose {t['number']}: {t['command']}  ({names_in(t['title'])}; predicted {figures})", markup=False,
                   soft_wrap=True)
     if s["decisions"] and not s["human_decision"]:
         con.print(f"decide: gcv decide {s['workflow_id']} {'|'.join(s['decisions'])} --actor NAME --note TEXT",
