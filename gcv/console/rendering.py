@@ -17,7 +17,10 @@ from gcv.console.context import Console
 from gcv.console.security import Caller
 from gcv.console.users import ROLE_OF_ACTION
 from gcv.contract.status import FINAL, Status
+from gcv.contract.names import field_label, names_in, value_with_unit
+from gcv.evaluation.display import survival_text, ticks_text
 from gcv.workflow.states import NOTE_REQUIRED
+from gcv.workflow.words import decision_words, offline, trace_text, usage_words
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -25,7 +28,13 @@ TEMPLATES = Path(__file__).with_name("templates")
 def templates() -> Jinja2Templates:
     t = Jinja2Templates(directory=str(TEMPLATES))
     t.env.globals.update(Status=Status, FINAL=FINAL, NOTE_REQUIRED=NOTE_REQUIRED, utc=views.utc,
-                         status_view=views.status_view)
+                         status_view=views.status_view, field_label=field_label, value_with_unit=value_with_unit,
+                         decision_words=decision_words, usage_words=usage_words, offline=offline)
+    # what a person reads (issue 31.2): the review's step as the agent's, ticks with their seconds
+    t.env.filters["said"] = trace_text
+    t.env.filters["ticks"] = ticks_text
+    t.env.filters["named"] = names_in
+    t.env.filters["survival"] = survival_text
     t.env.filters["pct"] = lambda v: "" if v is None else f"{v:+.1f}%"
     return t
 

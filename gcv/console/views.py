@@ -35,7 +35,9 @@ from gcv.workflow.history import HistoryStep, history
 from gcv.workflow.events import last_step as last_step_event
 from gcv.workflow.state import WorkflowState
 from gcv.workflow.states import decisions_allowed
+from gcv.evaluation.display import actual_text, expected_text, seconds_text, survived_ticks
 from gcv.evaluation.models import check_label
+from gcv.workflow.words import trace_text
 from gcv.validation.safety_layer import TARGET_RULES
 from gcv.workflow.summary import change_with_origins, percent_change
 
@@ -201,12 +203,14 @@ def progress(ws: Workspace, jobs: Jobs, d: WorkflowDir, state: WorkflowState) ->
         "terminal_reason": str(state.terminal_reason) if state.terminal_reason else None,
         "terminal_title": state.terminal_reason.title if state.terminal_reason else None,
         "terminal_message": state.terminal_message, "round": state.round, "trace": list(state.trace),
+        "trace_words": [trace_text(line) for line in state.trace],  # as a person reads them (gcv.workflow.words)
         "usage": {"candidate_runs": [u.candidate_runs, b.max_candidate_runs], "baseline_runs": u.baseline_runs,
                   "model_calls": [u.model_calls, b.max_model_calls], "tokens": [u.tokens, b.max_tokens]},
         "deadline_seconds": b.deadline_seconds, "deadline_left": deadline_left,
         "step": last_step(d), "decisions": decisions_allowed(state.status), **liveness(ws, jobs, state),
         "event_seq": state.event_seq,
-        "history": [{"seq": h.seq, "kind": h.kind, "key": h.key, "label": h.label, "lines": list(h.lines),
+        "history": [{"seq": h.seq, "kind": h.kind, "key": h.key, "label": h.label,
+                     "lines": [trace_text(line) for line in h.lines],
                      "start_utc": h.start_utc, "offset": h.offset_words, "duration": h.duration_words}
                     for h in step_history(d)],
     }
@@ -245,7 +249,10 @@ def checks(d: WorkflowDir, state: WorkflowState) -> list[dict[str, Any]]:
     if final is None or final.evaluation_hash is None:
         return []
     ev = d.get(final.evaluation_hash)
-    return [{**c, "label": check_label(c)} for c in list(ev.get("checks", [])) + list(ev.get("intent_checks", []))]
+    tel = d.get(final.run.telemetry_hash) if final.run is not None and final.run.telemetry_hash else None
+    # thresholds with units, ticks with seconds, survival at most the fight (gcv.evaluation.display)
+    return [{**c, "label": check_label(c), "expected_text": expected_text(c), "actual_text": actual_text(c, tel)}
+            for c in list(ev.get("checks", [])) + list(ev.get("intent_checks", []))]
 
 
 def metrics(d: WorkflowDir, state: WorkflowState) -> list[dict[str, Any]]:
@@ -257,7 +264,15 @@ def metrics(d: WorkflowDir, state: WorkflowState) -> list[dict[str, Any]]:
     base, cand = d.get(state.baseline_run.telemetry_hash), d.get(final.run.telemetry_hash)
     keys = ("status", "survival_ticks", "peak_alive_bullets", "player_hits", "low_fps", "phases_reached",
             "total_bullets_spawned", "grazes")
-    return [{"name": k, "baseline": base.get(k), "candidate": cand.get(k)} for k in keys]
+
+    def figure(tel: dict[str, Any], key: str) -> Any:
+        if key != "survival_ticks":
+            return tel.get(key)
+        ticks = survived_ticks(tel)  # never longer than the fight ran
+        return None if ticks is None else f"{ticks} ({seconds_text(ticks)})"
+
+    return [{"name": "survival (ticks)" if k == "survival_ticks" else k, "baseline": figure(base, k),
+             "candidate": figure(cand, k)} for k in keys]
 
 
 def candidates(state: WorkflowState) -> list[dict[str, Any]]:

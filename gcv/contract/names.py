@@ -51,7 +51,7 @@ FIELDS: dict[str, tuple[str, str | None]] = {
 SECTIONS = {"scenario": "Scenario", "player": "Player", "boss": "Boss", "limits": "Limits", "targets": "Targets"}
 _SUFFIXES = (("_ms", "ms"), ("_seconds", "s"), ("_deg", "°"))
 _PATH = re.compile(r"^\$?\.?(?P<rest>.*)$")
-_PHASE = re.compile(r"^phases\[(?P<index>\d+)\](?:\.(?P<rest>.*))?$")
+_PHASE = re.compile(r"^phases\[(?P<index>\d+|\*)\](?:\.(?P<rest>.*))?$")
 
 
 def _words(key: str) -> tuple[str, str | None]:
@@ -86,9 +86,9 @@ def field_label(path: str, phase_ids: Sequence[str] | None = None) -> str:
     text = rest["rest"] if rest else path
     phase = _PHASE.match(text)
     if phase is not None:
-        index = int(phase["index"])
         inner = phase["rest"]
-        head = phase_name(index, phase_ids)
+        # ``phases[*]``: a rule or an issue about the field in every phase
+        head = "Every phase" if phase["index"] == "*" else phase_name(int(phase["index"]), phase_ids)
         if not inner:
             return head
         key = inner.removeprefix("pattern.")
@@ -104,6 +104,16 @@ def field_label(path: str, phase_ids: Sequence[str] | None = None) -> str:
     if text == "name":
         return "Name"
     return path
+
+
+_IN_TEXT = re.compile(r"\$\.[A-Za-z_][A-Za-z0-9_]*(?:\[(?:\d+|\*)\]|\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def names_in(text: str) -> str:
+    """Every contract path in a sentence (a trace line, a trade-off's title) as its name:
+    ``REDUCE_BULLET_SPEED on phase_2: $.phases[1].pattern.bullet_speed 3.6 -> 2.34`` reads
+    ``... phase_2: Phase 2 · bullet speed 3.6 -> 2.34``; a path without a name stays."""
+    return _IN_TEXT.sub(lambda m: field_label(m.group(0)), text)
 
 
 def value_with_unit(path: str, value: Any) -> str:
@@ -140,4 +150,4 @@ def signed_text(value: Any) -> str:
     """A difference as a comparison shows it: '-' for none, '0', else signed to 4 digits."""
     return "-" if value is None else ("0" if value == 0 else f"{value:+.4g}")
 
-__all__ = ["figure_text", "signed_text", "field_label", "field_unit", "value_with_unit", "phase_name", "FIELDS"]
+__all__ = ["names_in", "figure_text", "signed_text", "field_label", "field_unit", "value_with_unit", "phase_name", "FIELDS"]

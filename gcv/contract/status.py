@@ -198,7 +198,7 @@ _REASON_TITLE: dict[Reason, str] = {
     Reason.REQUIREMENT_OUT_OF_SCOPE: "the request is outside what GCV may change",
     Reason.REQUIREMENT_NO_CHANGE: "the request asks for no change",
     Reason.REQUIREMENT_BLOCKED: "the requested change breaks a rule of the contract",
-    Reason.ACCEPTED_BY_REVIEW: "every check passes and the review accepted",
+    Reason.ACCEPTED_BY_REVIEW: "every check passes and the review passed (agent); a person decides",
     Reason.HUMAN_REVIEW: "the review asked a person to decide",
     Reason.REVIEW_STOP: "the review stopped the loop",
     Reason.INTENT_UNREPAIRABLE: "no allowed repair keeps the designer's intent",

@@ -57,7 +57,10 @@ from gcv.workflow.events import HistoryError, parse_events
 from gcv.workflow.history import history
 from gcv.workflow.state import CAPTURE_TICKS, Round
 from gcv.workflow.states import NOTE_REQUIRED, decisions_allowed
+from gcv.evaluation.display import actual_text, detail_text, expected_text, seconds_text, survived_ticks, ticks_text
 from gcv.evaluation.models import check_label
+from gcv.contract.names import field_label, value_with_unit
+from gcv.workflow.words import REVIEW_PASSED, decision_words, offline, trace_text, verdict_words
 
 # The report's CSS classes for the status vocabulary's tones (gcv.contract.status).
 TONE_CLASS = {"good": "ok", "warn": "warn", "bad": "bad", "neutral": "neutral", "active": "warn"}
@@ -117,6 +120,23 @@ def fmt_seconds(tick: int) -> str:
     return f"{round(tick / TICK_HZ, 2):g}"
 
 
+def shown(path: str, value: Any) -> str:
+    """A field's value as a person reads it, with the unit of ``path`` (``595 ms``, ``yes``);
+    lists and objects as JSON (``fmt``)."""
+    if isinstance(value, (list, dict)):
+        return fmt(value)
+    return "—" if value is None else value_with_unit(path, value)
+
+
+def field_name(path: Any) -> str | None:
+    """A JSON path's human name (``Phase 2 · bullet speed``), or None when it has none (a path
+    the contract does not know, or no path): the page then shows the path alone."""
+    if not isinstance(path, str):
+        return None
+    name = field_label(path)
+    return None if name == path else name
+
+
 def data_uri(mime: str, data: bytes) -> str:
     return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
 
@@ -151,7 +171,7 @@ def environment() -> Environment:
                       autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=True),
                       undefined=StrictUndefined, finalize=escape_value, keep_trailing_newline=True,
                       extensions=[JoinedLines])
-    env.filters.update(fmt=fmt, utc=utc, seconds=fmt_seconds)
+    env.filters.update(fmt=fmt, utc=utc, seconds=fmt_seconds, field=field_name)
     return env
 
 
@@ -184,6 +204,13 @@ class _Report:
                 return e
         return None
 
+    def phase_ids(self) -> list[str]:
+        """The baseline's phase ids, for field names (``Phase 2 · bullets per wave``)."""
+        return [str(p.get("phase_id", "")) for p in (self.ev.baseline_config() or {}).get("phases", [])]
+
+    def field(self, path: str) -> str:
+        return field_label(path, self.phase_ids())
+
     def final_change(self) -> list[dict[str, Any]]:
         """The final candidate's change with each edit's origin: requested, or added by a repair."""
         n = self.final_no or (self.ev.rounds()[0].round if self.ev.rounds() else None)
@@ -207,7 +234,8 @@ class _Report:
         s = self.state
         status = str(s.status)
         diff = self.final_change()
-        changes = [{"path": c["path"], "before": fmt(c.get("before")), "after": fmt(c.get("after")),
+        changes = [{"path": c["path"], "label": self.field(c["path"]), "before": shown(c["path"], c.get("before")),
+                    "after": shown(c["path"], c.get("after")),
                     "percent": None if c.get("percent") is None else f"{c['percent']:+g}",
                     "requested": c["requested"], "origin": c["origin"].replace(":", ": ")} for c in diff]
         targets = None
@@ -229,6 +257,8 @@ class _Report:
         version = evidence_version(self.ev.history(), status)
         return {"id": s.id, "status": status, "tone": tone(status), "title": status_title(status),
                 "reason": as_json_value(s.terminal_reason), "message": s.terminal_message, "request": s.request,
+                "reason_words": REVIEW_PASSED if s.terminal_reason == Reason.ACCEPTED_BY_REVIEW else None,
+                "decided": decision_words(human) if human else None,
                 "changes": changes[:8], "changed": len(diff), "has_requirement": req is not None,
                 "which": f"candidate {self.final_no}" if self.final_no else "the candidate",
                 "final_no": self.final_no, "targets": targets, "questions": req.questions if req else [],
@@ -259,7 +289,8 @@ class _Report:
         ev = self.any_evaluation()
         if ev:
             t = ev["targets"]
-            targets = [{"name": k, "value": fmt(t.get(k)), "source": (t.get("sources") or {}).get(k, ""),
+            targets = [{"name": k, "value": ticks_text(t.get(k)) if k == "min_survival_ticks" else fmt(t.get(k)),
+                        "source": (t.get("sources") or {}).get(k, ""),
                         "derivation": t.get("derivation", {}).get(k, "")}
                        for k in ("max_alive_bullets", "max_player_hits", "min_low_fps", "min_survival_ticks",
                                  "require_all_phases")]
@@ -284,8 +315,8 @@ class _Report:
             for n in sorted(diffs):
                 change = next((c for c in diffs[n] if c["path"] == p), None)
                 cells.append({"final": n == self.final_no, "changed": change is not None,
-                              "value": fmt(base_val.get(p) if change is None else change.get("after"))})
-            rows.append({"path": p, "baseline": fmt(base_val.get(p)), "cells": cells})
+                              "value": shown(p, base_val.get(p) if change is None else change.get("after"))})
+            rows.append({"path": p, "label": self.field(p), "baseline": shown(p, base_val.get(p)), "cells": cells})
         return {"any": bool(entries), "rows": rows,
                 "headers": ["field", "baseline"] + [self.column(n) for n in sorted(diffs)],
                 "head_classes": ["", ""] + ["final" if n == self.final_no else "" for n in sorted(diffs)],
@@ -320,17 +351,23 @@ class _Report:
         evals = {n: self.ev.evaluation(n) for n in self.run_rounds}
         check_by_field: dict[int, dict[str, dict[str, Any]]] = {
             n: {c["field"]: c for c in (e or {}).get("checks", [])} for n, e in evals.items()}
-        targets = {c["field"]: f"{c['op']} {fmt(c['expected'])}"
-                   for c in (self.any_evaluation() or {}).get("checks", [])}
+        targets = {c["field"]: expected_text(c) for c in (self.any_evaluation() or {}).get("checks", [])}
         tels = {n: self.ev.telemetry(n) for n in self.run_rounds}
+
+        def figure(tel: dict[str, Any] | None, key: str) -> str:
+            if key != "survival_ticks":
+                return fmt((tel or {}).get(key))
+            ticks = survived_ticks(tel)  # never longer than the fight ran (gcv.evaluation.display)
+            return "—" if ticks is None else f"{ticks} ({seconds_text(ticks)})"
+
         rows = []
         for key, label in METRICS:
             cells = []
             for n in self.run_rounds:
                 check = check_by_field[n].get(key)
                 cells.append({"final": n == self.final_no, "passed": None if check is None else check["passed"],
-                              "value": fmt((tels[n] or {}).get(key))})
-            rows.append({"label": label, "target": targets.get(key, ""), "baseline": fmt((self.base_tel or {}).get(key)),
+                              "value": figure(tels[n], key)})
+            rows.append({"label": label, "target": targets.get(key, ""), "baseline": figure(self.base_tel, key),
                          "cells": cells})
         verdicts = [{"final": n == self.final_no, "passed": None if evals[n] is None else evals[n]["passed"],
                      "miss": None if evals[n] is None else f"{evals[n]['miss_score']:.3f}"} for n in self.run_rounds]
@@ -381,14 +418,16 @@ class _Report:
             if not e:
                 continue
             failed = [c for c in e["checks"] + e.get("intent_checks", []) if not c["passed"]]
+            tel = self.ev.telemetry(n)
             history.append({"round": n, "passed": e["passed"], "miss": f"{e['miss_score']:.4f}",
-                            "failed": ", ".join(f"{check_label(c)} {fmt(c['actual'])} vs {c['op']} {fmt(c['expected'])}"
+                            "failed": ", ".join(f"{check_label(c)} {actual_text(c, tel)} vs {expected_text(c)}"
                                                 for c in failed) or "all checks pass"})
+        final_tel = self.ev.telemetry(self.final_no)
 
         def rows(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-            return [{"label": check_label(c), "field": c["field"], "op": c["op"], "expected": fmt(c["expected"]),
-                     "actual": fmt(c["actual"]), "passed": c["passed"], "phase": c.get("phase_id") or "",
-                     "detail": c.get("detail", "")} for c in checks]
+            return [{"label": check_label(c), "field": c["field"], "expected": expected_text(c),
+                     "actual": actual_text(c, final_tel), "passed": c["passed"], "phase": c.get("phase_id") or "",
+                     "detail": detail_text(c, final_tel)} for c in checks]
 
         return {"any": True, "final_no": self.final_no, "hard": rows(self.final_eval["checks"]),
                 "intent": rows(self.final_eval.get("intent_checks") or []), "history": history}
@@ -546,13 +585,15 @@ class _Report:
             if r.repair:
                 p = r.repair
                 rep = {"ok": p.ok, "text": p.explanation or p.error or "",
-                       "changes": [{"path": c.path, "before": fmt(c.before), "after": fmt(c.after)} for c in p.changes],
+                       "changes": [{"path": c.path, "label": self.field(c.path), "before": shown(c.path, c.before),
+                                    "after": shown(c.path, c.after)} for c in p.changes],
                        "search": [{"ratio": s.ratio, "value": fmt(s.value), "passes": s.outcome == "passes",
                                    "outcome": s.outcome.replace("_", " "), "failed": ", ".join(s.failed_checks)}
                                   for s in p.search or []]}
             cards.append({"round": r.round, "origin": r.origin, "engine": self.engine_line(r),
                           "passed": r.passed, "miss": None if r.passed is None else f"{r.miss_score:.4f}",
                           "verdict": as_json(r.verdict), "gate": as_json(gate),
+                          "verdict_words": verdict_words(r.verdict.verdict) if r.verdict else None,
                           "gate_tone": GATE_TONE.get(gate.outcome, "neutral") if gate else None,
                           "allowed": allowed, "repair": rep})
         return {"cards": cards}
@@ -582,7 +623,9 @@ class _Report:
                     "label": label, "number": i + 1, "provider": call.get("provider"), "model": call.get("model"),
                     "prompt_id": call.get("prompt_id"),
                     "latency": f"{'' if call.get('latency_ms') is None else call['latency_ms']} ms",
-                    "tokens": (f"{u.get('input_tokens', 0)} in / {u.get('output_tokens', 0)} out"
+                    "tokens": ("none (offline rules)" if offline(str(call.get("provider")), u.get("input_tokens", 0)
+                                                                 + u.get("output_tokens", 0))
+                               else f"{u.get('input_tokens', 0)} in / {u.get('output_tokens', 0)} out"
                                + (f" / {cached} cached" if cached else "")),
                     "retries": call.get("retries", 0), "stop": call.get("stop_reason") or "",
                     "error_type": call.get("error_type"), "error": call.get("error"),
@@ -592,7 +635,8 @@ class _Report:
     def timeline_section(self) -> dict[str, Any]:
         events = self.ev.events()
         # the event log holds every trace line (the state can miss the last one of a step)
-        trace = [e["data"]["line"] for e in events if e.get("type") == "trace"] or self.state.trace
+        trace = [trace_text(e["data"]["line"]) for e in events if e.get("type") == "trace"] or [
+            trace_text(line) for line in self.state.trace]
         rows = []
         t0 = events[0]["at"] if events else 0
         for e in events:
@@ -614,7 +658,7 @@ class _Report:
                 row["detail"] = fmt(data)
             rows.append(row)
         try:  # each step with its start and duration, from the events alone (gcv.workflow.history)
-            steps = [{"label": h.label, "key": h.key if h.kind == "step" else "", "lines": list(h.lines),
+            steps = [{"label": h.label, "key": h.key if h.kind == "step" else "", "lines": [trace_text(line) for line in h.lines],
                       "at": h.start_utc, "offset": h.offset_words, "duration": h.duration_words}
                      for h in history(parse_events(events))]
         except HistoryError:
@@ -628,8 +672,9 @@ class _Report:
         rows: list[tuple[str, Any, Any]] = [
             ("candidate engine runs", u.candidate_runs, b.max_candidate_runs),
             ("baseline runs", u.baseline_runs, 1),
-            ("model calls", u.model_calls, b.max_model_calls),
-            ("tokens", u.tokens, b.max_tokens),
+            *([("model calls (offline rules, no tokens)", u.model_calls, b.max_model_calls),
+               ("tokens", "none (offline rules)", b.max_tokens)] if offline(s.settings.provider, u.tokens) else
+              [("model calls", u.model_calls, b.max_model_calls), ("tokens", u.tokens, b.max_tokens)]),
             ("deadline (s after authorization)", "—", fmt(b.deadline_seconds)),
             ("stagnation rounds", "—", b.stagnation_rounds)]
         if u.population_runs:

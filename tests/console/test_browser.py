@@ -183,7 +183,10 @@ def test_designer_operator_reviewer_in_chromium(tmp_path: Path, workspace: Path,
             # same message as the final status, whose reload can beat the observer's report)
             assert any(line.startswith("[round 1]") for line in streamed), streamed
             assert "Evidence ready for review" in watcher.inner_text("#status-badge")
-            assert watcher.inner_text("#trace").strip().endswith("accept")
+            # the review's step is worded as the agent's, not a person's acceptance (issue 31.2)
+            assert watcher.inner_text("#trace").strip().endswith("| review passed (agent)")
+            assert "offline rules, no tokens" in watcher.inner_text("#live")
+            assert not [line for line in streamed if line.endswith("| accept")], streamed  # the stream words it too
             shot(watcher, "progress")
 
             # ---- the reviewer: the review page, the fight viewer, the decision

@@ -15,6 +15,7 @@ from gcv.contract.names import FIELDS, field_label, value_with_unit
 
 @pytest.mark.parametrize("path,label", [
     ("$.phases[1].pattern.bullets_per_wave", "Phase 2 · bullets per wave"),
+    ("$.phases[*].pattern.bullets_per_wave", "Every phase · bullets per wave"),
     ("$.phases[0].pattern.wave_interval_ms", "Phase 1 · wave interval"),
     ("$.phases[2].trigger_boss_hp_below", "Phase 3 · starts below boss health"),
     ("$.phases[2]", "Phase 3"),
@@ -66,3 +67,11 @@ def test_the_cli_names_fields_for_people_at_80_columns(tmp_path, monkeypatch: py
     assert max(len(line) for line in result.stdout.splitlines() if "│" in line) <= 80  # the table fits
     doc = json.loads(CliRunner().invoke(app, ["propose", "make phase 2 a denser bidirectional spiral", "--json"]).stdout)
     assert {c["path"] for c in doc["change"]} >= {"$.phases[1].pattern.bullets_per_wave"}  # JSON keeps the paths
+
+
+def test_paths_in_a_sentence_read_as_names() -> None:
+    from gcv.contract.names import names_in
+
+    assert names_in("REDUCE_BULLET_SPEED on phase_2: $.phases[1].pattern.bullet_speed 3.6 -> 2.34") == (
+        "REDUCE_BULLET_SPEED on phase_2: Phase 2 · bullet speed 3.6 -> 2.34")
+    assert names_in("$.phases[*].pattern.type and $.extra[9].") == "Every phase · pattern and $.extra[9]."

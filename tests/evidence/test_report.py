@@ -64,9 +64,12 @@ def test_report_has_the_verdict_first_and_every_section(page: str, workflow) -> 
     assert page.index('id="verdict"') < page.index('id="request"') < page.index('id="verify"')
     assert f"gcv verify {wf_id}.evidence.zip --replay" in page
     # a repair's edit is never shown as requested: its origin and its change in % are in the top card
-    assert "phases[1].pattern.bullet_speed</code> 3.6 → <b>2.34</b> (-35%)" in verdict
+    # in the names and units a person reads (issue 31.2), the path kept beside them
+    assert ('<span title="$.phases[1].pattern.bullet_speed">Phase 2 · bullet speed</span> <code class="small muted">'
+            '$.phases[1].pattern.bullet_speed</code> 3.6 units/s → <b>2.34 units/s</b> (-35%)') in verdict
     assert "added by repair: REDUCE_BULLET_SPEED · not requested" in verdict
     assert "pattern.bullets_per_wave</code> 12 → <b>15</b> (+25%) <span class=\"badge info\">requested" in verdict
+    assert "review passed (agent) · accepted_by_review" in verdict
 
 
 def test_report_shows_goal_diff_layers_metrics_history_and_agents(page: str) -> None:
@@ -227,3 +230,36 @@ def test_the_timeline_is_a_history_of_steps_with_starts_and_durations(page: str,
     assert rows[-1][3] == "—" and all(r[3].endswith(" s") for r in rows[:-1])
     assert any("run the baseline" in r[0] and "run:baseline" in r[0] for r in rows)
     assert "[round 1]" in table  # the trace lines sit with the steps they were written in
+
+
+def test_a_person_reads_names_units_seconds_and_whose_review_it_was(page: str) -> None:
+    """Issue 31.2: field names beside their paths, values and thresholds with units, ticks with
+    seconds, survival at most the fight, the review the agent's, the offline provider's calls."""
+    changes = page[page.index('id="changes"'):page.index('id="validation"')]
+    assert ('<span title="$.phases[1].pattern.bullet_speed">Phase 2 · bullet speed</span><br>'
+            '<code class="small muted">$.phases[1].pattern.bullet_speed</code>') in changes
+    assert "3.6 units/s" in changes and "<b>2.34 units/s</b>" in changes
+    checks = page[page.index('id="checks"'):page.index('id="charts"')]
+    assert "&gt;= 2160 ticks (36.0 s)" in checks and " bullets/s</td>" in checks
+    assert '<td>Phase 2 · pattern <code class="small">$.phases[1].pattern.type</code></td>' in checks
+    survival = re.search(r"<tr><td><code>survival</code></td>.*?</tr>", checks)
+    assert survival and "survived 2160 ticks" not in survival.group(0)
+    assert '<td class="num">the whole fight (boss defeated at 35.9 s)</td>' in survival.group(0)
+    assert "survived the whole fight (boss defeated at 35.9 s); needs 2160 ticks (36.0 s)" in survival.group(0)
+    # a candidate that died: its survival in ticks and seconds, in every iteration's row
+    assert "survival 1409 ticks (23.5 s) vs &gt;= 2160 ticks (36.0 s)" in checks
+    metrics = page[page.index('id="metrics"'):page.index('id="checks"')]
+    assert re.search(r"survival \(ticks\)</td><td class=\"num mono\">&gt;= 2160 ticks \(36.0 s\)</td>"
+                     r"<td class=\"num\">2155 \(35.9 s\)</td>", metrics), metrics[:3000]
+    review = page[page.index('id="review"'):page.index('id="agents"')]
+    assert '<b>review passed (agent)</b> <code class="small muted">accept</code>' in review
+    assert "Phase 2 · bullet speed" in review  # the repair's change
+    budgets = page[page.index('id="budgets"'):page.index('id="verify"')]
+    assert "model calls (offline rules, no tokens)" in budgets and "none (offline rules)" in budgets
+
+
+def test_a_blocked_requests_issues_name_their_fields(tmp_path: Path) -> None:
+    ws, wf_id = run_workflow(tmp_path / "ws", "phase 2: 100000 bullets per wave")
+    page = write_report(ws, wf_id, tmp_path / "r.html").read_text()
+    verdict = page[page.index('id="verdict"'):page.index('id="request"')]
+    assert "<dt>Issues</dt><dd>Every phase · bullets per wave <code>$.phases[*].pattern.bullets_per_wave</code>: " in verdict

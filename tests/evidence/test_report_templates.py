@@ -12,7 +12,11 @@ and the goldens' report.html were re-rendered each time: the pending decision na
 ``--note TEXT`` when accept or rollback needs a note, (no byte here, neither has one) the
 second reading's section, and the timeline shows the history of steps, each with its start
 and duration and its trace lines, in place of the bare trace (issue 31.7; re-rendered with
-``evidenceutil.rerender_report`` and ``rehash_manifest``, unsigned as before). The edited one
+``evidenceutil.rerender_report`` and ``rehash_manifest``, unsigned as before), and (issue 31.2)
+a person reads field names beside their paths, values and thresholds with units, ticks with
+seconds, survival at most the fight, the review as the agent's ("review passed (agent)", a
+person's decision "accepted by NAME") and the offline provider's model calls without tokens
+(re-rendered the same way, the zip's member order kept). The edited one
 lost an event kind GCV never writes (the typed history refuses it; its hostile text is in
 every other field still), then its state became a workflow state (the report reads the typed
 state, issue 30): the terminal reason, the verdict's verdict and intent are valid names again

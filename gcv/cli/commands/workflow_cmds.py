@@ -45,7 +45,10 @@ def _engine(json_mode: bool, quiet: bool = False):
 
     startup.imports_done()
     err = console(stderr=True)
-    trace = (lambda line: None) if quiet else (lambda line: err.print(line, markup=False, highlight=False, soft_wrap=True))
+    from gcv.workflow.words import trace_text  # a person reads the review's step as the agent's
+
+    trace = (lambda line: None) if quiet else (lambda line: err.print(trace_text(line), markup=False, highlight=False,
+                                                                      soft_wrap=True))
     return WorkflowLoop(_workspace(), on_trace=trace)
 
 
@@ -67,15 +70,27 @@ def _print_summary(ws, state) -> None:
         Status(s["status"]).tone]
     con.print(f"[bold]workflow[/] {s['workflow_id']}  [{colour}]{s['status']}[/]"
               + (f"  ({s['terminal_reason']})" if s["terminal_reason"] else ""))
-    if s["terminal_message"]:
+    from gcv.workflow.words import REVIEW_PASSED, decision_words, trace_text, usage_words  # lazy, as above
+
+    if s["terminal_reason"] == "accepted_by_review":  # the agent's review, never a person's acceptance
+        con.print(f"  {REVIEW_PASSED}" + (f": {s['terminal_message']}" if s["terminal_message"] else ""), markup=False)
+    elif s["terminal_message"]:
         con.print(f"  {s['terminal_message']}", markup=False)
+    if s["human_decision"]:
+        h = s["human_decision"]
+        con.print(f"  {decision_words(h)} at {_when(h.get('at'))}" + (f": {h['note']}" if h.get("note") else ""),
+                  markup=False, soft_wrap=True)
     if s.get("resubmitted_from"):
         con.print(f"  resubmits {s['resubmitted_from']}", markup=False)
     for q in s["questions"]:
         con.print(f"  question: {q}", markup=False)
+    from gcv.contract.names import field_label  # lazy, as above
+
     for issue in s["issues"]:
-        con.print(f"  issue: {issue.get('field')}: {issue.get('message')} (allowed: {issue.get('allowed')})",
-                  markup=False)
+        where = str(issue.get("field"))
+        named = field_label(where)
+        con.print(f"  issue: {named + ' (' + where + ')' if named != where else where}: {issue.get('message')} "
+                  f"(allowed: {issue.get('allowed')})", markup=False, soft_wrap=True)
     if s["change"]:
         from gcv.cli.commands.propose_cmds import print_change  # lazy, as above
 
@@ -84,43 +99,65 @@ def _print_summary(ws, state) -> None:
                      phase_ids=[p.get("phase_id", "") for p in final.get("phases", [])] or None)
     baseline_tel = d.get(state.baseline_run.telemetry_hash) if state.baseline_run and state.baseline_run.telemetry_hash else None
     rounds = [r for r in state.rounds if r.run is not None and r.run.telemetry_hash]
+    checked_tel = None
     if baseline_tel and rounds:
+        from gcv.evaluation.display import seconds_text, survived_ticks  # lazy, as above
+
         tels = [d.get(r.run.telemetry_hash) for r in rounds]
+
+        def figure(tel: dict[str, Any], key: str) -> Any:
+            if key != "survival_ticks":
+                return tel[key]
+            shown = survived_ticks(tel)  # never longer than the fight ran
+            return "-" if shown is None else f"{shown} ({seconds_text(shown)})"
+
         print_table(con, [Col("figure", "id"), Col("baseline", "num"), *[Col(f"candidate {r.round}", "num") for r in rounds]],
-                    [[key, baseline_tel[key], *[t[key] for t in tels]]
+                    [["survival (ticks)" if key == "survival_ticks" else key, figure(baseline_tel, key),
+                      *[figure(t, key) for t in tels]]
                      for key in ("status", "peak_alive_bullets", "player_hits", "survival_ticks", "low_fps",
                                  "phases_reached", "total_bullets_spawned", "grazes")],
                     title="Telemetry")
+        checked = s["best_round"] or s["round"]
+        checked_tel = next((t for r, t in zip(rounds, tels) if r.round == checked), None)
     if s["evaluation"]:
-        print_checks(con, s["evaluation"], title=f"Checks (round {s['best_round'] or s['round']})")
+        print_checks(con, s["evaluation"], title=f"Checks (round {s['best_round'] or s['round']})", telemetry=checked_tel)
     if s["trace"]:
         con.print("[bold]trace[/]")
         for line in s["trace"]:
-            con.print(f"  {line}", markup=False, soft_wrap=True)
+            con.print(f"  {trace_text(line)}", markup=False, soft_wrap=True)
     for t in s.get("tradeoffs") or []:
-        figures = ", ".join(f"{k} {v}" for k, v in sorted((t.get("predicted") or {}).items())
-                            if k in ("player_hits", "peak_alive_bullets", "survival_ticks"))
-        con.print(f"choose {t['number']}: {t['command']}  ({t['title']}; predicted {figures})", markup=False,
+        from gcv.contract.names import names_in  # lazy, as above
+        from gcv.evaluation.display import survival_text  # lazy, as above
+
+        predicted = t.get("predicted") or {}
+        figures = ", ".join(f"{k} {v}" for k, v in sorted(predicted.items()) if k in ("player_hits", "peak_alive_bullets"))
+        if "survival_ticks" in predicted:  # the whole fight, or ticks with their seconds
+            figures += f", survival {survival_text(predicted)}"
+        con.print(f"choose {t['number']}: {t['command']}  ({names_in(t['title'])}; predicted {figures})", markup=False,
                   soft_wrap=True)
     if s["decisions"] and not s["human_decision"]:
         con.print(f"decide: gcv decide {s['workflow_id']} {'|'.join(s['decisions'])} --actor NAME --note TEXT",
                   markup=False)
     con.print(f"engine: {_ran(s['engine'], s['engines_used'])}", markup=False)
-    con.print(f"runs {s['runs_used']} (candidates {s['candidate_runs_used']}), model calls {s['model_calls_used']}, "
-              f"tokens {s['tokens_used']}  |  workspace {s['workspace']}", markup=False)
+    con.print(f"runs {s['runs_used']} (candidates {s['candidate_runs_used']}), "
+              f"{usage_words(s['provider'], s['model_calls_used'], s['tokens_used'])}  |  workspace {s['workspace']}",
+              markup=False)
 
 
-def print_checks(con, evaluation: dict[str, Any], *, title: str) -> None:
-    """The checks of an evaluation, one row each; a per-phase check is named with its phase."""
+def print_checks(con, evaluation: dict[str, Any], *, title: str, telemetry: dict[str, Any] | None = None) -> None:
+    """The checks of an evaluation, one row each; a per-phase check is named with its phase.
+    Thresholds and figures carry their units, ticks their seconds, and survival reads from the
+    run's ``telemetry`` (never longer than the fight; ``gcv.evaluation.display``)."""
+    from gcv.evaluation.display import actual_text, expected_text  # lazy, as above
     from gcv.evaluation.models import check_label  # lazy, as above
 
     rows = []
     for check in evaluation.get("checks", []) + evaluation.get("intent_checks", []):
         result = Text("PASS", style="green") if check["passed"] else Text("FAIL", style="red")
-        rows.append([check_label(check), check.get("field", ""), f"{check.get('op', '')} {check.get('expected')}",
-                     check.get("actual"), result])
-    print_table(con, [Col("check", "id"), Col("field", "path", optional=True), Col("expected"), Col("actual", "num"),
-                      Col("result", "id")], rows, title=title)
+        rows.append([check_label(check), check.get("field", ""), expected_text(check),
+                     actual_text(check, telemetry), result])
+    print_table(con, [Col("check", "id"), Col("field", "path", optional=True), Col("expected"),
+                      Col("actual"), Col("result", "id")], rows, title=title)
 
 
 def _clip(text: str, most: int) -> str:

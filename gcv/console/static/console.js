@@ -34,7 +34,7 @@ function startLive(section) {
       if (trace) {
         for (let i = shown; i < data.trace.length; i++) {
           const li = document.createElement("li");
-          li.textContent = data.trace[i];
+          li.textContent = (data.trace_words || data.trace)[i];
           li.className = "new";
           trace.appendChild(li);
         }
