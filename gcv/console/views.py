@@ -362,21 +362,5 @@ def evidence_current(verify: dict[str, Any] | None, state: WorkflowState) -> boo
     return bool(verify["status"] == state.status)
 
 
-def batches(root: Path) -> list[dict[str, Any]]:
-    """``gcv batch`` outputs found in the workspace (``batches/<name>/summary.json``)."""
-    out: list[dict[str, Any]] = []
-    folder = root / "batches"
-    if not folder.is_dir():
-        return out
-    for path in sorted(folder.glob("*/summary.json")):
-        try:
-            summary = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            out.append({"name": path.parent.name, "error": "summary.json cannot be read"})
-            continue
-        out.append({"name": path.parent.name, "summary": summary})
-    return out
-
-
 __all__ = ["status_view", "utc", "ago", "budget_inputs", "BUDGET_INPUTS", "usable_engines", "usable_providers", "progress", "proposal", "authorization_plan",
-           "review", "verify_result", "trust", "evidence_current", "batches", "liveness", "last_step"]
+           "review", "verify_result", "trust", "evidence_current", "liveness", "last_step"]
