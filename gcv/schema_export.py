@@ -17,6 +17,7 @@ from gcv.agents.request_eval import set_schema
 from gcv.batch.spec import batch_spec_schema as build_batch_spec_schema
 from gcv.contract.jsonschema_check import CONFIG_SCHEMA_FILE, GOAL_SCHEMA_FILE, config_schema, goal_schema
 from gcv.contract.schema_form import model_schema
+from gcv.contract.request_intent import RequestIntent
 from gcv.sim.players import InputsTrace
 from gcv.sim.program_model import PATTERN_NAMES, PHASE_ID_CHARS, Bound, SimProgram, program_bounds, program_keys
 from gcv.sim.telemetry_model import Telemetry
@@ -72,6 +73,11 @@ def request_set_schema() -> dict[str, Any]:
     return set_schema()
 
 
+def request_intent_schema() -> dict[str, Any]:
+    """``intent.json`` of a bundle: each thing the accepted request asks for."""
+    return model_schema(RequestIntent, "request_intent.schema.json", mode="serialization")
+
+
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     CONFIG_SCHEMA_FILE: config_schema,
     GOAL_SCHEMA_FILE: goal_schema,
@@ -85,6 +91,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     STATE_SCHEMA_FILE: workflow_state_schema,
     EVENT_SCHEMA_FILE: event_json_schema,
     "request_set.schema.json": request_set_schema,
+    "request_intent.schema.json": request_intent_schema,
 }
 
 

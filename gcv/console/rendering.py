@@ -18,6 +18,7 @@ from gcv.console.security import Caller
 from gcv.console.users import ROLE_OF_ACTION
 from gcv.contract.status import FINAL, Status
 from gcv.contract.names import field_label, names_in, value_with_unit
+from gcv.contract.request_intent import LEAD
 from gcv.evaluation.display import survival_text, ticks_text
 from gcv.workflow.states import NOTE_REQUIRED
 from gcv.workflow.words import decision_words, offline, trace_text, usage_words
@@ -29,7 +30,7 @@ def templates() -> Jinja2Templates:
     t = Jinja2Templates(directory=str(TEMPLATES))
     t.env.globals.update(Status=Status, FINAL=FINAL, NOTE_REQUIRED=NOTE_REQUIRED, utc=views.utc,
                          status_view=views.status_view, field_label=field_label, value_with_unit=value_with_unit,
-                         decision_words=decision_words, usage_words=usage_words, offline=offline)
+                         decision_words=decision_words, usage_words=usage_words, offline=offline, intent_lead=LEAD)
     # what a person reads (issue 31.2): the review's step as the agent's, ticks with their seconds
     t.env.filters["said"] = trace_text
     t.env.filters["ticks"] = ticks_text

@@ -231,7 +231,8 @@ def proposal(d: WorkflowDir, state: WorkflowState) -> dict[str, Any] | None:
     return {"decision": req.decision, "rationale": decision.get("rationale", ""), "goal": goal,
             "goal_json": json.dumps(goal, indent=1, ensure_ascii=False) if goal else None,
             "questions": req.questions, "issues": req.issues, "diff": diff,
-            "validation": validation, "baseline_source": state.baseline_source}
+            "validation": validation, "baseline_source": state.baseline_source,
+            "intent": d.get(req.intent_hash)["edits"] if req.intent_hash else None}
 
 
 def authorization_plan(state: WorkflowState) -> dict[str, Any]:

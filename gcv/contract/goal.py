@@ -46,6 +46,12 @@ class ParameterEdit(Strict):
     field: EditableField
     operation: Literal["set", "scale", "add"]
     value: Annotated[float, dec_field(ge=-100000, le=100000), DEC_CHECK]
+    # true for a word without a number ("faster", "more bullets": the reader's default step);
+    # left out of the goal's JSON unless true, so goals written before it keep their hash
+    qualitative: bool | None = Field(
+        default=None, exclude_if=lambda v: not v,
+        description="true when the request gave no number for this edit (a word such as 'faster': the "
+                    "default step); leave out or false when a number was named")
 
 
 class DesignerConstraints(Strict):

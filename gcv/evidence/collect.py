@@ -53,6 +53,7 @@ STATE_NAME = "workflow/state.json"
 EVENTS_NAME = "workflow/events.jsonl"
 REQUEST_NAME = "request.txt"
 GOAL_NAME = "goal.json"
+INTENT_NAME = "intent.json"
 # Engine logs go into a bundle whole up to LOG_CAP bytes; past it, the head and the tail.
 LOG_CAP = 256 << 10
 LOG_HEAD = 64 << 10
@@ -136,6 +137,9 @@ class Evidence:
 
     def goal(self) -> Any:
         return self.json(self.index.goal)
+
+    def intent(self) -> Any:
+        return self.json(self.index.intent)
 
     def rounds(self) -> list[RoundFiles]:
         return self.index.rounds
@@ -345,6 +349,7 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
 
     c.files[REQUEST_NAME] = (c.scrub.text(st.request) + "\n").encode("utf-8")
     goal = c.put_artifact(GOAL_NAME, st.goal_hash, "goal")
+    intent = c.put_artifact(INTENT_NAME, st.requirement.intent_hash if st.requirement else None, "intent")
     baseline = BaselineFiles(
         config=c.put_required("configs/baseline.json", st.baseline_hash, "baseline config"),
         run=c.run("baseline", st.baseline_run),
@@ -411,7 +416,7 @@ def collect(workspace: Workspace | Path | str, wf_id: str, *,
 
     index = BundleIndex(
         bundle_format=BUNDLE_FORMAT, workflow_id=wf_id, request=REQUEST_NAME, state=STATE_NAME, events=EVENTS_NAME,
-        report=REPORT_NAME, goal=goal, requirement=requirement, baseline=baseline, rounds=entries,
+        report=REPORT_NAME, goal=goal, intent=intent, requirement=requirement, baseline=baseline, rounds=entries,
         rehashed=dict(sorted(c.published.items())),
         redactions=Redactions(files=sorted(c.redacted_files, key=lambda f: f["file"]), events=redacted_events,
                               kinds=sorted(c.scrub.replaced)))

@@ -94,6 +94,8 @@ class BundleIndex(_Files):
     events: str
     report: str
     goal: str | None = None
+    # the accepted request's intent (gcv.contract.request_intent); absent in bundles made before it
+    intent: str | None = Field(default=None, exclude_if=lambda v: v is None)
     requirement: RequirementFiles | None = None
     baseline: BaselineFiles
     rounds: list[RoundFiles] = Field(default_factory=list)

@@ -45,6 +45,7 @@ from gcv.analysis import FairnessReport
 from gcv.analysis.frames import safe_area_svg
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.policies import POLICY_WORDS
+from gcv.contract.request_intent import LEAD
 from gcv.contract.status import Reason, Status
 from gcv.sim.engine import Simulation
 from gcv.sim.fixed import TICK_HZ
@@ -297,7 +298,16 @@ class _Report:
         return {"request": s.request, "decision": (s.requirement.decision if s.requirement else "") or "—",
                 "provider": s.settings.provider, "baseline_source": s.baseline_source or "",
                 "baseline_hash": s.baseline_hash[:12],
-                "goal": goal, "targets": targets}
+                "goal": goal, "targets": targets, "intent": self._intent_rows()}
+
+    def _intent_rows(self) -> list[dict[str, str]] | None:
+        """Each thing the accepted request asks for (intent.json; None in bundles made before it)."""
+        intent = self.ev.intent()
+        if not intent:
+            return None
+        return [{"where": ", ".join(e["phases"]) or "the whole fight", "field": e["field"],
+                 "asked": LEAD[e["direction"]] + e["size"], "exact": "yes" if e["exact"] else "no (a word)",
+                 "held_by": ", ".join(e["held_by"])} for e in intent["edits"]]
 
     def changes_section(self) -> dict[str, Any]:
         entries = self.ev.rounds()

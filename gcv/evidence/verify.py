@@ -15,7 +15,8 @@ consistency (the files agree with each other)
     consistency.state_schema the state matches schemas/workflow_state.schema.json
     consistency.index        index.json names existing files and every payload file
     consistency.events       the state agrees with its hash-chained event log
-    consistency.configs      config, goal, request and decision hashes match the state
+    consistency.configs      config, goal, intent, request and decision hashes match the state; the
+                             intent is what the goal asks for (recomputed)
     consistency.validation   every candidate re-validates to its recorded report
     consistency.diffs        every diff is diff_configs(baseline, candidate)
     consistency.runs         run requests compile from their configs; telemetry and frames
@@ -49,11 +50,13 @@ from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from pydantic import ValidationError
 
 from engine_runners.protocol import RunRequest
 from gcv.batch.population import PopulationSummary, evaluate_population
 from gcv.contract.canonical import canonical_json, content_hash, sha256_hex
 from gcv.contract.goal import Goal
+from gcv.contract.request_intent import request_intent
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Reason, Status
 from gcv.evaluation.models import Evaluation
@@ -329,6 +332,7 @@ class _Consistency:
         if idx.workflow_id != state.id:
             problems.append(f"index.json is for {idx.workflow_id!r}, the state for {state.id!r}")
         ref(idx.goal, "goal")
+        ref(idx.intent, "intent")
         ref(idx.baseline.config, "baseline config")
         for name in idx.requirement.all() if idx.requirement else []:
             ref(name, "requirement agent")
@@ -442,6 +446,25 @@ class _Consistency:
                     f"event log {len(events)} / {str(events[-1].get('hash') if events else None)[:12]}..."]
         return []
 
+    def _intent_problems(self) -> list[str]:
+        """The recorded intent is the file the state names, and exactly what the goal asks for
+        (``request_intent`` of goal.json, recomputed here)."""
+        ev, req = self.ev, self.state.requirement
+        digest = req.intent_hash if req is not None else None
+        if digest is None:
+            return ["intent.json is in the bundle but the state names no intent"] if ev.index.intent else []
+        recorded = ev.intent()
+        if recorded is None or content_hash(recorded) != digest:
+            return ["intent.json does not hash to the state's requirement.intent_hash"]
+        try:
+            recomputed = request_intent(Goal.model_validate(ev.goal())).model_dump(mode="json")
+        except ValidationError as exc:
+            return [f"goal.json is not a goal, so its intent cannot be recomputed ({exc.errors()[0]['msg']})"]
+        if recomputed != recorded:
+            return ["intent.json is not what goal.json asks for (recomputed with gcv.contract.request_intent): "
+                    + str(first_difference(recorded, recomputed))]
+        return []
+
     def configs_check(self) -> Outcome:
         ev = self.ev
         state = self.state
@@ -452,6 +475,7 @@ class _Consistency:
             problems.append("request.txt is not the state's request")
         if state.goal_hash and (ev.goal() is None or content_hash(ev.goal()) != state.goal_hash):
             problems.append("goal.json does not hash to the state's goal_hash")
+        problems += self._intent_problems()
         if state.requirement:
             agent = ev.json(ev.index.requirement.agent if ev.index.requirement else None)
             if agent is None or content_hash(agent.get("decision")) != state.requirement.hash:

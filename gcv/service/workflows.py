@@ -185,7 +185,7 @@ def submit(loop: WorkflowLoop, submission: Submission, *,
         base, source = submission.baseline or active_baseline(loop.ws, loop.clock())
         settings = Settings(engine=submission.engine, provider=submission.provider, seed=submission.seed,
                             budgets=submission.budgets, population=submission.population,
-                            fairness_policy=check_fairness_policy(submission.fairness_policy))
+                            fairness_policy=check_fairness_policy(submission.fairness_policy), record_intent=True)
         wf_id = loop.create(submission.request, base, settings, baseline_source=source, actor=submission.actor,
                             resubmitted_from=submission.resubmitted_from)
     if on_created is not None:

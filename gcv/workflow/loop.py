@@ -51,6 +51,7 @@ from gcv.contract.goal import Goal
 from gcv.contract.intents import NON_REPAIR_INTENTS
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.policies import FairnessPolicy
+from gcv.contract.request_intent import request_intent
 from gcv.contract.status import FINAL, WAITING, Reason, Status, requirement_reason
 from gcv.evaluation.evaluate import evaluate
 from gcv.evaluation.fairness import with_fairness
@@ -360,6 +361,8 @@ class WorkflowLoop:
         assert decision.candidate is not None and decision.goal is not None  # the agent guarantees both
         candidate, goal = decision.candidate, decision.goal
         state.goal_hash = d.put(goal.model_dump(mode="json"))
+        if state.settings.record_intent:  # each thing asked for (issue 26.1), whichever provider read it
+            state.requirement.intent_hash = d.put(request_intent(goal).model_dump(mode="json"))
         # validated once: by the agent when it answered now, here when the answer was recorded
         report = checked[0] if checked else validate(baseline, candidate, goal)
         diff = [c.model_dump(mode="json") for c in diff_configs(baseline, candidate)]

@@ -71,6 +71,10 @@ class Settings(_Model):
         default=DEFAULT_FAIRNESS_POLICY, exclude_if=lambda v: v == DEFAULT_FAIRNESS_POLICY,
         description="the fair-fight gate when the targets require a dodgeable fight: undetermined_allowed (only a "
                     "proof of unfairness fails) or fair_required (only a replayed witness passes)")
+    # the request's intent is recorded when it is accepted (gcv.contract.request_intent); left out
+    # of the JSON while false, so workflows created before it replay as they were
+    record_intent: bool = Field(default=False, exclude_if=lambda v: not v,
+                                description="record the accepted request's intent (each thing asked for)")
 
 
 class Usage(_Model):
@@ -134,6 +138,9 @@ class RequirementOutcome(_Model):
     hash: str
     questions: list[str] = Field(default_factory=list)
     issues: list[dict[str, Any]] = Field(default_factory=list)
+    intent_hash: str | None = Field(default=None, exclude_if=lambda v: v is None,
+                                    description="the accepted request's intent (gcv.contract.request_intent), "
+                                                "each thing asked for, recomputed by replay")
 
 
 class RunRecord(_Model):

@@ -89,8 +89,10 @@ def intent_summary(d: WorkflowDir, state: WorkflowState, evaluation: dict[str, A
         headline = f"not ready: {state.terminal_message}"
     else:
         headline = state.status.title if hasattr(state.status, "title") else str(state.status)
+    req = state.requirement
+    asked = d.get(req.intent_hash)["edits"] if req is not None and req.intent_hash else None
     out: dict[str, Any] = {"headline": headline, "intent_checks_hold": intents_hold, "unrequested": unrequested,
-                           "second_reading": second_reading_summary(state)}
+                           "intent": asked, "second_reading": second_reading_summary(state)}
     current = state.rounds[-1] if state.rounds else None
     if str(state.status) == "awaiting_choice" and current is not None and current.tradeoffs:
         out["tradeoffs"] = [{**t.model_dump(mode="json"), "command": f"gcv answer {state.id} --choose {t.number}"}

@@ -48,8 +48,9 @@ class Row:
     question: str = ""                                       # a question contains this
 
 
-def E(field_: str, op: str, value: float) -> dict[str, Any]:
-    return {"field": field_, "operation": op, "value": value}
+def E(field_: str, op: str, value: float, *, qualitative: bool = False) -> dict[str, Any]:
+    """An edit as the goal writes it; ``qualitative``: a word without a number (the default step)."""
+    return {"field": field_, "operation": op, "value": value, **({"qualitative": True} if qualitative else {})}
 
 
 ROWS: list[Row] = [
@@ -216,8 +217,8 @@ ROWS: list[Row] = [
     Row("phase 2: 5 more bullets", "accepted", {"edits": [E("bullets_per_wave", "add", 5)]},
         {"phase_2.bullets_per_wave": 17}),
     Row("第三阶段多一层", "accepted", {"edits": [E("layer_count", "add", 1)]}, {"phase_3.layer_count": 3}),
-    Row("第二阶段子弹更快", "accepted", {"edits": [E("bullet_speed", "scale", 1.2)]}, {"phase_2.bullet_speed": 4.32}),
-    Row("make phase 2 shoot more often", "accepted", {"edits": [E("wave_interval_ms", "scale", 0.85)]},
+    Row("第二阶段子弹更快", "accepted", {"edits": [E("bullet_speed", "scale", 1.2, qualitative=True)]}, {"phase_2.bullet_speed": 4.32}),
+    Row("make phase 2 shoot more often", "accepted", {"edits": [E("wave_interval_ms", "scale", 0.85, qualitative=True)]},
         {"phase_2.wave_interval_ms": 595}),
     Row("no more than 300 bullets on screen", "accepted", {"constraints": {"max_alive_bullets": 300}}),
     Row("peak alive bullets must not exceed 300", "accepted", {"constraints": {"max_alive_bullets": 300}}),

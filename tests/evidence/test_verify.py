@@ -16,6 +16,7 @@ import pytest
 from gcv.contract.canonical import content_hash
 from gcv.evidence.bundle import export_bundle
 from gcv.evidence.verify import VerifyReport, verify_bundle
+from gcv.workflow.state import Settings
 from tests.support.evidenceutil import (dump, forge_evidence_ready, load, read_zip, rehash_manifest, rerender_report,
                                         run_workflow, write_plain_zip)
 
@@ -367,3 +368,46 @@ def test_the_untouched_failing_bundle_is_trusted_with_the_shared_secret(failing:
     monkeypatch.delenv("GCV_SIGNING_KEY_HMAC")
     report = check(dict(failing), tmp_path)  # an HMAC signature cannot be checked without the secret
     assert report.trust == "none" and caught_by(report) == "integrity.signature"
+
+
+# --- the request's intent (issue 26 item 1) -----------------------------------------------
+
+@pytest.fixture(scope="module")
+def with_intent(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    ws, wf_id = run_workflow(tmp_path_factory.mktemp("ws"), settings=Settings(record_intent=True))
+    return read_zip(export_bundle(ws, wf_id, tmp_path_factory.mktemp("out") / "evidence.zip"))
+
+
+def test_a_bundle_carries_the_intent_the_goal_asks_for(with_intent: dict[str, bytes], tmp_path: Path) -> None:
+    intent = load(with_intent, "intent.json")
+    assert load(with_intent, "index.json")["intent"] == "intent.json"
+    assert load(with_intent, "workflow/state.json")["requirement"]["intent_hash"] == content_hash(intent)
+    assert [(e["kind"], e["field"]) for e in intent["edits"]] == [
+        ("pressure", "spawn_rate"), ("pattern", "type"), ("pattern", "bidirectional"),
+        ("target", "peak_alive_bullets"), ("target", "low_fps")]
+    assert check(dict(with_intent), tmp_path).ok
+
+
+def test_an_intent_that_is_not_what_the_goal_asks_is_caught_by_consistency(with_intent: dict[str, bytes],
+                                                                           tmp_path: Path) -> None:
+    files = dict(with_intent)
+    intent = load(files, "intent.json")
+    intent["edits"][0]["size"] = "any amount"  # a forger who also points the state at it
+    files["intent.json"] = dump(intent)
+    state = load(files, "workflow/state.json")
+    state["requirement"]["intent_hash"] = content_hash(intent)
+    files["workflow/state.json"] = dump(state)
+    report = check(rehash_manifest(rerender_report(files)), tmp_path)
+    assert caught_by(report) == "consistency.configs"
+    assert "intent.json is not what goal.json asks for" in report.first_failure.message
+    assert "any amount" in report.first_failure.message
+
+
+def test_an_intent_file_the_state_does_not_name_is_caught(with_intent: dict[str, bytes], tmp_path: Path) -> None:
+    files = dict(with_intent)
+    state = load(files, "workflow/state.json")
+    del state["requirement"]["intent_hash"]
+    files["workflow/state.json"] = dump(state)
+    report = check(rehash_manifest(rerender_report(files)), tmp_path)
+    assert caught_by(report) == "consistency.configs"
+    assert "intent.json is in the bundle but the state names no intent" in report.first_failure.message

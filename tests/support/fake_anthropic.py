@@ -178,6 +178,8 @@ def wire_form(decision: Any) -> dict[str, Any]:
         data["goal"].pop("goal")
         data["goal"].pop("source_text")
         data["goal"]["constraints"].setdefault("require_dodgeable", None)
+        for edit in data["goal"]["edits"]:
+            edit.setdefault("qualitative", None)
     if data["candidate"] is not None:
         data["candidate"]["targets"].setdefault("require_dodgeable", False)
     for issue in data["issues"]:

@@ -370,7 +370,8 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
             bidirectional=r.bidirectional,
             reverse_rotation=reverse,
             pressure=r.pressure,  # type: ignore[arg-type]
-            edits=[ParameterEdit(field=e.field, operation=e.operation, value=_goal_number(e.value))  # type: ignore[arg-type]
+            edits=[ParameterEdit(field=e.field, operation=e.operation, value=_goal_number(e.value),  # type: ignore[arg-type]
+                                 qualitative=True if e.qualitative else None)
                    for e in edits],
             constraints=DesignerConstraints(**stated),
             preserve_visual_style=r.preserve_visual,

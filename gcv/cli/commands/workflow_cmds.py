@@ -72,6 +72,17 @@ def _print_summary(ws, state) -> None:
               + (f"  ({s['terminal_reason']})" if s["terminal_reason"] else ""))
     from gcv.workflow.words import REVIEW_PASSED, decision_words, trace_text, usage_words  # lazy, as above
 
+    if s["status"] in ("evidence_ready", "awaiting_choice") or s["unrequested"]:
+        con.print(f"  {s['headline']}", markup=False, soft_wrap=True)
+    for u in s["unrequested"]:  # edits nobody asked for come first, with who authorized them
+        who = f"chosen by {u['authorized_by']}" if u["authorized_by"] else f"made by {u['origin'] or 'a repair'}"
+        con.print(f"  not requested: {u['path']} {u['before']} -> {u['after']} ({who})", markup=False, soft_wrap=True)
+    if s.get("intent"):
+        from gcv.contract.request_intent import RequestIntent  # lazy, as above
+
+        con.print("  asked for:", markup=False)
+        for line in RequestIntent.model_validate({"edits": s["intent"]}).lines():
+            con.print(f"    {line}", markup=False, soft_wrap=True)
     if s["terminal_reason"] == "accepted_by_review":  # the agent's review, never a person's acceptance
         con.print(f"  {REVIEW_PASSED}" + (f": {s['terminal_message']}" if s["terminal_message"] else ""), markup=False)
     elif s["terminal_message"]:
