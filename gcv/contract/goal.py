@@ -77,3 +77,17 @@ class Goal(Strict):
     constraints: DesignerConstraints = Field(default_factory=DesignerConstraints)
     preserve_visual_style: bool = False
     source_text: str = Field(default="", max_length=4000)
+
+
+# how a person reads each target a designer can state or raise
+TARGET_WORDS: dict[str, str] = {"max_player_hits": "player hits at most", "max_alive_bullets": "alive bullets at most",
+                                "min_low_fps": "1% low FPS at least"}
+
+
+def with_targets(goal: Goal, targets: dict[str, int | float]) -> Goal:
+    """``goal`` with each of ``targets`` (``max_player_hits`` ...) stated as a designer constraint:
+    a target the designer chose to raise among the offered trade-offs (``raise_target``). The
+    effective targets and the safety layer then take it as the designer's stated value."""
+    if not targets:
+        return goal
+    return goal.model_copy(update={"constraints": goal.constraints.model_copy(update=dict(targets))})

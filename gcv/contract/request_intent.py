@@ -24,14 +24,14 @@ One :class:`RequestedEdit` per thing asked:
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import ConfigDict, Field
 
 from gcv.contract.base import GcvModel
 from gcv.contract.goal import DENSITY_FIELDS, QUALITATIVE_MIN_SHARE, Goal, ParameterEdit
 
-INTENT_ID = "gcv.intent/1"
+INTENT_ID: Final = "gcv.intent/1"
 
 Kind = Literal["edit", "pressure", "pattern", "rotation", "target"]
 Direction = Literal["up", "down", "set", "reverse", "at_most", "at_least"]

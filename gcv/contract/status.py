@@ -118,6 +118,13 @@ HUMAN_DECISIONS = frozenset({Status.ACCEPTED, Status.REVISION_REQUESTED, Status.
 FINAL = HUMAN_DECISIONS | frozenset({Status.OUT_OF_SCOPE, Status.NO_CHANGE})
 WAITING = frozenset({Status.AWAITING_AUTHORIZATION, Status.AWAITING_CHOICE}) | LOOP_END
 
+# What each role is waited for by (issue 31 item 4): the console's "needs me" list, `gcv list --needs`.
+NEEDS: dict[str, tuple[Status, ...]] = {
+    "designer": (Status.NEEDS_CLARIFICATION, Status.AWAITING_CHOICE),
+    "operator": (Status.AWAITING_AUTHORIZATION,),
+    "reviewer": (Status.EVIDENCE_READY,),
+}
+
 
 class Reason(StrEnum):
     """Why the loop ended. Each reason leads to one status (``Reason.status``)."""
@@ -227,5 +234,5 @@ def requirement_reason(decision: str) -> Reason:
     return Reason(f"requirement_{decision}")
 
 
-__all__ = ["Status", "Reason", "Tone", "LOOP_END", "HUMAN_DECISIONS", "FINAL", "WAITING", "EXIT_INTERRUPTED",
+__all__ = ["Status", "Reason", "Tone", "LOOP_END", "HUMAN_DECISIONS", "FINAL", "WAITING", "NEEDS", "EXIT_INTERRUPTED",
            "requirement_reason"]

@@ -25,7 +25,7 @@ Intent checks (also hard; one set per goal target phase, ``phase_id`` = that pha
 | intent.pattern_type    | goal.pattern_type set    | the candidate phase has that pattern type             |
 | intent.bidirectional   | goal.bidirectional set   | the candidate phase has that flag                     |
 | intent.reverse_rotation| goal.reverse_rotation    | sign(rotation) == -sign(baseline rotation) != 0       |
-| intent.spawn_rate      | pressure increase/decrease | bullets_spawned/ticks is higher (lower) than the baseline run's same phase; by at least QUALITATIVE_MIN_SHARE (10%) when no explicit edit gives the density a number |
+| intent.spawn_rate      | pressure increase/decrease | bullets_spawned/ticks is higher (lower) than the baseline run's same phase; by at least QUALITATIVE_MIN_SHARE (10%) when no edit gives the density a number |
 | intent.mean_alive      | pressure increase/decrease | alive_tick_sum/ticks is higher (lower) than the baseline run's same phase  |
 
 Rates compare as exact rationals by cross-multiplying integers
@@ -229,7 +229,8 @@ def _pressure_checks(goal: Goal, phase_id: str, base_tel: dict[str, Any],
     higher = goal.pressure == "increase"
     word = "higher" if higher else "lower"
     # no number given: "denser" keeps at least QUALITATIVE_MIN_SHARE of the baseline's spawn rate
-    qualitative = not any(e.field in DENSITY_FIELDS for e in goal.edits)
+    # (a density edit that is itself a word without a number, "more bullets", gives no number)
+    qualitative = not any(e.field in DENSITY_FIELDS and not e.qualitative for e in goal.edits)
     b, c = _phase_result(base_tel, phase_id), _phase_result(cand_tel, phase_id)
     out: list[tuple[Check, Fraction]] = []
     specs = (("intent.spawn_rate", "bullets_spawned", "spawn rate (bullets/s)"),

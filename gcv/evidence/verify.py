@@ -55,7 +55,7 @@ from pydantic import ValidationError
 from engine_runners.protocol import RunRequest
 from gcv.batch.population import PopulationSummary, evaluate_population
 from gcv.contract.canonical import canonical_json, content_hash, sha256_hex
-from gcv.contract.goal import Goal
+from gcv.contract.goal import Goal, with_targets
 from gcv.contract.request_intent import request_intent
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.status import HUMAN_DECISIONS, LOOP_END, Reason, Status
@@ -507,7 +507,9 @@ class _Consistency:
             if r is None or recorded is None or content_hash(recorded) != r.validation_hash:
                 problems.append(f"validation/{run_label(e.round)}.json does not hash to the state's validation_hash")
                 continue
-            again = validate(baseline, cands[e.round], goal).model_dump(mode="json")
+            # a target the designer raised by a choice in an earlier round is theirs from then on
+            held = with_targets(goal, self.state.chosen_targets(e.round)) if goal is not None else None
+            again = validate(baseline, cands[e.round], held).model_dump(mode="json")
             diff = first_difference(recorded, again)
             if diff:
                 problems.append(f"candidate {e.round} re-validates differently: {diff}")

@@ -99,7 +99,7 @@ class TradeOff(GcvModel):
     model_config = ConfigDict(extra="forbid")
 
     number: int = Field(ge=1)
-    kind: Literal["repair", "smaller_change"]
+    kind: Literal["repair", "smaller_change", "raise_target"]
     title: str
     intent: str | None = None
     phase_id: str | None = None
@@ -111,6 +111,10 @@ class TradeOff(GcvModel):
     evaluation_hash: str
     passes: bool = Field(description="every hard and intent check passes in the reference simulator")
     predicted: dict[str, Any] = Field(default_factory=dict, description="the judged figures, as simulated")
+    targets: dict[str, int | float] = Field(
+        default_factory=dict, exclude_if=lambda v: not v,
+        description="raise_target: the targets it raises (max_player_hits, max_alive_bullets, min_low_fps), which "
+                    "become the designer's stated constraints once chosen")
 
 
 class Choice(GcvModel):

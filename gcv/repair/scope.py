@@ -14,6 +14,11 @@ and judged like any candidate:
 - ``smaller_change``: every number the request changed at a share of its step from the
   baseline (1/2, then 1/4; integers rounded away from the baseline so the direction holds),
   the request's own fields and nothing else; the intent checks still judge it.
+- ``raise_target``: the requested change exactly as it is, with the failing targets raised to
+  what it measures (``raise_targets``: only when nothing but player hits, alive bullets or low
+  FPS fails, the request did not state that target and the baseline's hard limit allows it).
+  Choosing it states the raised target as the designer's (``gcv.contract.goal.with_targets``),
+  recorded with who chose it; the candidate's own ``targets`` carry the new value.
 
 Options that pass every check come first, then the fewest fields moved outside the request;
 at most ``MAX_OPTIONS``. Deterministic: the same inputs give the same options (replay
@@ -27,7 +32,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from gcv.contract.goal import Goal
+from gcv.contract.goal import TARGET_WORDS, Goal, with_targets
 from gcv.contract.models import BulletHellConfig
 from gcv.evaluation.evaluate import evaluate
 from gcv.evaluation.models import Evaluation
@@ -160,9 +165,65 @@ def offer_tradeoffs(*, candidate: BulletHellConfig, evaluation: Evaluation, allo
                 break  # the larger share that passes is the one to offer
             if share == SHARES[0]:  # half the change, and what it still needs
                 repairs(config, judged, "smaller_change", f"the requested change at {share} of its size, and ")
+    raised = raise_targets(evaluation, goal, baseline)
+    if frame_times_measured and "min_low_fps" in raised:
+        raised = {}  # the engine measures frame times; the reference could not predict the raised one
+    if raised and goal is not None:
+        held = with_targets(goal, raised)
+        config = candidate.model_copy(update={"targets": candidate.targets.model_copy(update=raised)})
+        if validate(baseline, config, held).ok:
+            telemetry = simulate(config)
+            judged = evaluate(baseline=baseline, goal=held, baseline_telemetry=baseline_telemetry, candidate=config,
+                              candidate_telemetry=telemetry)
+            moved = "; ".join(f"{TARGET_WORDS[k]} {_num(getattr(evaluation.targets, k))} -> {_num(v)}"
+                              for k, v in raised.items())
+            options.append({"kind": "raise_target", "intent": None, "phase_id": None, "targets": raised,
+                            "widens": [{"target": k, "to": _num(v)} for k, v in raised.items()],
+                            "title": f"keep the requested change as it is; raise the target: {moved}",
+                            "candidate": config, "telemetry": telemetry, "evaluation": judged,
+                            "changes": diff_configs(candidate, config)})
     options.sort(key=lambda o: (not o["evaluation"].passed, len(o["widens"]), len(o["changes"]),
                                 o["kind"], o["intent"] or "", o["phase_id"] or ""))
-    return options[:MAX_OPTIONS]
+    shown = options[:MAX_OPTIONS]
+    # keeping the change and raising the target is always among the options when it passes
+    raise_option = next((o for o in options if o["kind"] == "raise_target" and o["evaluation"].passed), None)
+    if raise_option is not None and raise_option not in shown:
+        shown[-1] = raise_option
+    return shown
+
+
+# the targets a raise_target option may raise: the check that fails -> (target, sense: -1 a maximum)
+RAISABLE: dict[str, tuple[str, int]] = {"player_hits": ("max_player_hits", -1),
+                                        "peak_alive_bullets": ("max_alive_bullets", -1),
+                                        "low_fps": ("min_low_fps", +1)}
+
+
+def _num(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def raise_targets(evaluation: Evaluation, goal: Goal | None, baseline: BulletHellConfig) -> dict[str, int | float]:
+    """The targets that would make ``evaluation`` pass if the designer raised them to what the
+    candidate measured, or {} when that is not a choice to offer: another check fails too (an
+    intent check, survival, coverage...), the request itself stated the target (its words win:
+    the designer revises the request instead), or the figure is past the baseline's hard limit
+    (no request can move a target past a limit). Low FPS is floored to 2 decimals."""
+    if goal is None or evaluation.passed:
+        return {}
+    raised: dict[str, int | float] = {}
+    for check in evaluation.failed:
+        if check.name not in RAISABLE or check.actual is None:
+            return {}
+        name, sense = RAISABLE[check.name]
+        if getattr(goal.constraints, name) is not None:
+            return {}
+        actual = Fraction(str(check.actual))
+        value: int | float = (float(Fraction(math.floor(actual * 100), 100)) if name == "min_low_fps"
+                              else int(actual))
+        if (Fraction(str(value)) - Fraction(str(getattr(baseline.limits, name)))) * sense < 0:
+            return {}
+        raised[name] = value
+    return raised
 
 
 def option_figures(option: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from gcv.agents.doctor import agents_report
 from gcv.agents.requirement import get_requirement_provider
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.policies import DEFAULT_FAIRNESS_POLICY, POLICY_WORDS, FairnessPolicy
-from gcv.contract.status import Status
+from gcv.contract.status import NEEDS, Status
 from gcv.repair.scope import whole_fight
 from gcv.service.errors import (Conflict, Damaged, InvalidInput, Locked, NotFound, Refusal, WorkspaceRefusal,
                                 WrongState)
@@ -442,12 +442,7 @@ def rerun_with_larger_budget(loop: WorkflowLoop, wf_id: str, *, actor: str, over
 
 
 # ---------------------------------------------------------------------- what needs me
-# What each role is waited for by (issue 31 item 4): the console's "needs me" list.
-NEEDS: dict[str, tuple[Status, ...]] = {
-    "designer": (Status.NEEDS_CLARIFICATION, Status.AWAITING_CHOICE),
-    "operator": (Status.AWAITING_AUTHORIZATION,),
-    "reviewer": (Status.EVIDENCE_READY,),
-}
+# NEEDS (gcv.contract.status): what each role is waited for by.
 
 
 def needed_by(roles: Iterable[str]) -> tuple[str, ...]:

@@ -47,7 +47,7 @@ from gcv.batch.population import evaluate_population
 from gcv.contract.activity_keys import (ActivityKey, fairness_key, population_key, prescreen_key, requirement_key,
                                        review_key, run_key)
 from gcv.contract.canonical import config_hash
-from gcv.contract.goal import Goal
+from gcv.contract.goal import Goal, with_targets
 from gcv.contract.intents import NON_REPAIR_INTENTS
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.policies import FairnessPolicy
@@ -298,7 +298,9 @@ class WorkflowLoop:
 
     @staticmethod
     def _goal(d: WorkflowDir, state: WorkflowState) -> Goal | None:
-        return Goal.model_validate(d.get(state.goal_hash)) if state.goal_hash else None
+        """The goal, with every target the designer raised by a choice stated as theirs."""
+        goal = Goal.model_validate(d.get(state.goal_hash)) if state.goal_hash else None
+        return with_targets(goal, state.chosen_targets()) if goal is not None else None
 
     # ------------------------------------------------------------------ the loop
     def advance(self, wf_id: str) -> WorkflowState:
@@ -742,7 +744,8 @@ class WorkflowLoop:
                             candidate_hash=d.put(o["candidate"].model_dump(mode="json")),
                             telemetry_hash=d.put(o["telemetry"]),
                             evaluation_hash=d.put(o["evaluation"].model_dump(mode="json")),
-                            passes=bool(o["evaluation"].passed), predicted=option_figures(o))
+                            passes=bool(o["evaluation"].passed), predicted=option_figures(o),
+                            targets=o.get("targets") or {})
                    for i, o in enumerate((o for o in options if o["evaluation"].passed), start=1)]
         self._trace(d, state, f"{head} | {intent_text} | outside the authorized scope")
         if not offered:

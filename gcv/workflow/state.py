@@ -290,6 +290,18 @@ class WorkflowState(_Model):
     def current(self) -> Round:
         return self.rounds[-1]
 
+    def chosen_targets(self, before_round: int | None = None) -> dict[str, int | float]:
+        """The targets the designer raised by choosing a ``raise_target`` trade-off in a round
+        before ``before_round`` (every round when None), later choices over earlier ones."""
+        out: dict[str, int | float] = {}
+        for r in self.rounds:
+            if r.choice is None or (before_round is not None and r.round >= before_round):
+                continue
+            for t in r.tradeoffs or []:
+                if t.number == r.choice.number:
+                    out.update(t.targets)
+        return out
+
     def final_round(self) -> Round | None:
         """The round the workflow ended on: the chosen one, else the last evaluated one."""
         if self.best_round is not None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from gcv.evaluation.models import labelled
+from gcv.contract.goal import TARGET_WORDS
 from gcv.store.workflow_dir import WorkflowDir
 from gcv.validation.diff import REQUESTED, percent_change
 from gcv.validation.diff import change_with_origins as origins
@@ -66,6 +67,10 @@ def intent_summary(d: WorkflowDir, state: WorkflowState, evaluation: dict[str, A
         key = ":".join(origin.split(":")[:2])
         unrequested.append({"path": c["path"], "before": c.get("before"), "after": c.get("after"), "origin": origin,
                             "authorized_by": chooser.get(key) if origin.startswith("choice:") else None})
+    # the targets a person raised by choosing to keep the change (raise_target), said in the headline
+    raised = [f"{TARGET_WORDS[u['path'].rsplit('.', 1)[-1]]} {u['before']} -> {u['after']}, chosen by "
+              f"{u['authorized_by']}" for u in unrequested
+              if u["authorized_by"] and u["path"].rsplit(".", 1)[-1] in TARGET_WORDS and u["path"].startswith("$.targets.")]
     intents = (evaluation or {}).get("intent_checks") or []
     intents_hold = all(i.get("passed") for i in intents)
     if str(state.status) == "evidence_ready":
@@ -75,6 +80,9 @@ def intent_summary(d: WorkflowDir, state: WorkflowState, evaluation: dict[str, A
         elif silent:
             headline = (f"evidence ready, but not only the requested change: {len(silent)} edit(s) nobody asked for "
                         "(made by a repair)")
+        elif raised:
+            headline = ("evidence ready: the requested change, judged against a target the designer raised ("
+                        + "; ".join(raised) + ")")
         elif unrequested:
             headline = (f"evidence ready: the requested change, with {len(unrequested)} edit(s) the designer chose "
                         "(" + ", ".join(sorted({u['authorized_by'] or '' for u in unrequested})) + ")")

@@ -107,3 +107,18 @@ def test_a_resubmitted_workflow_s_bundle_verifies_and_replays_and_reindex_keeps_
     assert gcv("reindex", "--json").exit_code == 0
     rows = {w["id"]: w for w in _json(gcv("list", "--json"))["workflows"]}
     assert rows[new]["resubmitted_from"] == old and rows[new]["actor"] == "dana" and rows[old]["actor"] == "dana"
+
+
+def test_list_needs_a_role_shows_only_what_waits_for_it(gcv) -> None:
+    waits = _json(gcv("run", WAITS, "--json"))["workflow_id"]  # awaits an operator's authorization
+    done = _json(gcv("run", PASSES, "--yes", "--json"))["workflow_id"]  # evidence ready: a reviewer decides
+    ids = lambda *args: [w["id"] for w in _json(gcv("list", *args, "--json"))["workflows"]]  # noqa: E731
+    assert ids("--needs", "operator") == [waits]
+    assert ids("--needs", "reviewer") == [done]
+    assert ids("--needs", "designer") == []
+    assert ids("--status", "evidence_ready") == [done]
+    assert ids("--needs", "operator", "--status", "evidence_ready") == []  # both must hold
+    bad = gcv("list", "--needs", "boss")
+    assert bad.exit_code == ExitCode.USAGE and "roles: designer, operator, reviewer" in bad.output
+    bad = gcv("list", "--status", "done")
+    assert bad.exit_code == ExitCode.USAGE and "awaiting_authorization" in bad.output

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from gcv.contract.goal import Goal, ParameterEdit
+from gcv.contract.goal import DesignerConstraints, Goal, ParameterEdit, with_targets
 from gcv.repair.intents import INTENT_FIELD
-from gcv.repair.scope import default_scope, in_scope, requested_pairs, smaller_change, whole_fight
-from tests.support.evalutil import base, variant
+from gcv.repair.scope import default_scope, in_scope, raise_targets, requested_pairs, smaller_change, whole_fight
+from tests.support.evalutil import base, base_telemetry, edit, evaluation, too_many_hits, variant
 
 
 def test_requested_pairs_are_where_the_request_changed_the_baseline() -> None:
@@ -40,3 +40,35 @@ def test_a_smaller_change_moves_back_a_share_of_each_step_keeping_its_direction(
     quarter = smaller_change(base(), requested, "1/4").phase("phase_2").pattern  # type: ignore[union-attr]
     assert quarter.bullets_per_wave == old.bullets_per_wave + 2 and quarter.bullet_speed == round(old.bullet_speed + 0.25, 2)
     assert smaller_change(base(), base(), "1/2") is None  # nothing moved
+
+
+# --- raise_targets: keep the change, raise what it misses ------------------------------------
+
+def _lenient_base():
+    b = base()
+    return b.model_copy(update={"limits": b.limits.model_copy(update={"max_player_hits": 6, "max_alive_bullets": 350})})
+
+
+def test_a_miss_of_hits_only_raises_the_hits_target_to_what_was_measured() -> None:
+    b = _lenient_base()
+    goal = Goal(target_phase_ids=["phase_2"], edits=[ParameterEdit(field="bullet_speed", operation="scale", value=1.4)])
+    ev = evaluation(too_many_hits(5), goal=goal, baseline=b)
+    assert raise_targets(ev, goal, b) == {"max_player_hits": 5}
+
+
+def test_nothing_is_raised_past_a_limit_for_a_stated_target_or_beside_another_failure() -> None:
+    b = _lenient_base()
+    goal = Goal(target_phase_ids=["phase_2"])
+    assert raise_targets(evaluation(too_many_hits(7), goal=goal, baseline=b), goal, b) == {}  # past the limit 6
+    stated = Goal(target_phase_ids=["phase_2"], constraints=DesignerConstraints(max_player_hits=3))
+    assert raise_targets(evaluation(too_many_hits(5), goal=stated, baseline=b), stated, b) == {}  # the words win
+    died = edit(too_many_hits(5), status="player_died")
+    assert raise_targets(evaluation(died, goal=goal, baseline=b), goal, b) == {}  # run_status fails too
+    assert raise_targets(evaluation(base_telemetry(), goal=goal, baseline=b), goal, b) == {}  # nothing fails
+
+
+def test_with_targets_states_the_raised_target_as_the_designers() -> None:
+    goal = Goal(target_phase_ids=["phase_2"])
+    raised = with_targets(goal, {"max_player_hits": 5})
+    assert raised.constraints.max_player_hits == 5 and goal.constraints.max_player_hits is None
+    assert with_targets(goal, {}) is goal

@@ -134,3 +134,71 @@ def test_the_human_output_prints_one_ready_command_per_trade_off(tmp_path: Path,
     assert len(chooses) >= 2
     for n, line in enumerate(chooses, start=1):
         assert line.startswith(f"choose {n}: gcv answer {wf} --choose {n}") and "predicted" in line and "player_hits" in line
+
+
+# --- keep the change, raise the target (a baseline whose targets are stricter than its limits) --
+
+def _lenient(loop: WorkflowLoop):  # the committed baseline, its hard limit on hits raised to 6
+    baseline, source = active_baseline(loop.ws, 0.0)
+    return baseline.model_copy(update={"limits": baseline.limits.model_copy(update={"max_player_hits": 6})}), source
+
+
+def _raise_choice(root: Path, request: str) -> tuple[WorkflowLoop, str]:
+    loop = WorkflowLoop(Workspace(root), clock=Clock())
+    baseline, source = _lenient(loop)
+    wf = loop.create(request, baseline, Settings(record_intent=True), baseline_source=source)
+    loop.advance(wf)
+    loop.authorize(wf, actor="omar")
+    loop.advance(wf)
+    return loop, wf
+
+
+@pytest.mark.slow
+def test_keeping_the_change_and_raising_the_target_is_offered_and_ends_evidence_ready(tmp_path: Path) -> None:
+    loop, wf = _raise_choice(tmp_path, "phase 2 bullets 40% faster")
+    d, state = loop.load(wf)
+    assert state.status == Status.AWAITING_CHOICE
+    first = Evaluation.model_validate(d.get(state.rounds[0].evaluation_hash))
+    assert [c.name for c in first.failed] == ["player_hits"] and first.targets.max_player_hits == 3
+    option = next(t for t in state.rounds[0].tradeoffs if t.kind == "raise_target")
+    hits = first.check("player_hits").actual
+    assert option.targets == {"max_player_hits": hits} and 3 < hits <= 6
+    assert [c.path for c in option.changes] == ["$.targets.max_player_hits"]  # nothing of the fight moves
+    assert option.widens == [{"target": "max_player_hits", "to": str(hits)}]
+    loop.choose(wf, number=option.number, actor="dana")
+    loop.advance(wf)
+    d, state = loop.load(wf)
+    assert state.status == Status.EVIDENCE_READY, state.terminal_message
+    final = state.rounds[-1]
+    measured = d.get(final.run.telemetry_hash)
+    assert {k: measured.get(k) for k in FIGURES} == {k: option.predicted.get(k) for k in FIGURES}
+    judged = Evaluation.model_validate(d.get(final.evaluation_hash))
+    assert judged.targets.max_player_hits == hits and judged.targets.sources["max_player_hits"] == "designer"
+    summary = summary_object(d, state)
+    assert summary["headline"].startswith("evidence ready: the requested change, judged against a target")
+    assert "player hits at most 3 -> " + str(hits) in summary["headline"] and "dana" in summary["headline"]
+    assert [u["path"] for u in summary["unrequested"]] == ["$.targets.max_player_hits"]
+    assert summary["unrequested"][0]["authorized_by"] == "dana"
+    report = verify_bundle(export_bundle(loop.ws, wf, tmp_path / "e.zip", signer=False), replay=True)
+    assert report.ok, (report.first_failure, report.failed())
+
+
+@pytest.mark.slow
+def test_a_target_the_request_states_is_never_offered_raised(tmp_path: Path) -> None:
+    loop, wf = _raise_choice(tmp_path, "phase 2 bullets 40% faster, at most 3 hits")
+    _, state = loop.load(wf)
+    assert state.status == Status.AWAITING_CHOICE
+    assert all(t.kind != "raise_target" for t in state.rounds[0].tradeoffs)
+
+
+@pytest.mark.slow
+def test_no_target_is_offered_raised_past_the_baselines_hard_limit(tmp_path: Path) -> None:
+    loop = WorkflowLoop(Workspace(tmp_path), clock=Clock())
+    baseline, source = active_baseline(loop.ws, 0.0)  # its targets are its limits
+    wf = loop.create("phase 2 bullets 40% faster", baseline, Settings(), baseline_source=source)
+    loop.advance(wf)
+    loop.authorize(wf, actor="omar")
+    loop.advance(wf)
+    _, state = loop.load(wf)
+    assert state.status == Status.AWAITING_CHOICE
+    assert all(t.kind != "raise_target" for t in state.rounds[0].tradeoffs)

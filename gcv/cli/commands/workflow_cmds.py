@@ -565,9 +565,24 @@ def _decision(row: dict[str, Any]) -> str:
 def list_cmd(limit: int = typer.Option(20, "--limit", min=1, max=1000),
              wide: bool = typer.Option(False, "--wide", help="also the created, actor and decision columns (the "
                                                              f"default on a console {WIDE_LIST} columns or wider)"),
+             needs: Optional[str] = typer.Option(None, "--needs", metavar="ROLE",
+                                                 help="only workflows waiting for ROLE: designer (an answer or a "
+                                                      "choice), operator (an authorization), reviewer (a decision)"),
+             status: Optional[str] = typer.Option(None, "--status", help="only workflows with this status"),
              json_mode: bool = typer.Option(False, "--json")) -> None:
     """List workflows in the workspace, newest first (--json: every catalog field, times in Unix seconds)."""
-    rows = _workspace().list_workflows(limit)
+    from gcv.contract.status import NEEDS, Status  # lazy: no loop, so the list starts at once
+    from gcv.store.catalog import WorkflowFilter  # lazy, as above
+
+    if needs is not None and needs not in NEEDS:
+        fail_usage(f"--needs {needs!r}: not a role; roles: {', '.join(NEEDS)}", json_mode=json_mode)
+    if status is not None and status not in {str(s) for s in Status}:
+        fail_usage(f"--status {status!r}: not a status; statuses: {', '.join(str(s) for s in Status)}",
+                   json_mode=json_mode)
+    wanted = tuple(str(s) for s in NEEDS[needs]) if needs is not None else None
+    if status is not None:
+        wanted = tuple(s for s in (wanted or (status,)) if s == status)
+    rows = _workspace().list_workflows(limit, filter=WorkflowFilter(statuses=wanted) if wanted is not None else None)
     if json_mode:
         emit_json({"workflows": rows})
         return
