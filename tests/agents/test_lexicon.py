@@ -212,3 +212,23 @@ def test_a_chinese_question_says_what_was_understood_in_chinese(text: str, under
     first = decision.questions[0]
     assert first.startswith(understood), first
     assert "pressure" not in first and "phase_2" not in first and "（ring，" not in " ".join(decision.questions)
+
+
+@pytest.mark.parametrize("text, phase, field, value, constraint, bound", [
+    # a motion verb of the bullets gives the number to the speed, never to bullets per wave
+    ("the ring's bullets should travel at 3.3, and the fps mustn't sink under 59", "phase_1", "bullet_speed", 3.3,
+     "min_low_fps", 59),
+    ("phase 3 bullets fly at 4.6 but the frame rate won't ever dip below 57", "phase_3", "bullet_speed", 4.6,
+     "min_low_fps", 57),
+    # the target's verb inflected or negated: "stays above", "doesn't fall below"
+    ("spiral speed 4.1 so long as the low fps stays above 62", "phase_2", "bullet_speed", 4.1, "min_low_fps", 62),
+    ("phase 1 lifetime 3 s, and fps doesn't fall below 58", "phase_1", "bullet_lifetime_seconds", 3,
+     "min_low_fps", 58),
+])
+def test_a_motion_verb_and_an_inflected_target_in_one_sentence(text: str, phase: str, field: str, value: float,
+                                                               constraint: str, bound: float) -> None:
+    d = decide(text, BASE)
+    assert d.decision == "accepted" and d.goal is not None and d.candidate is not None, (text, d.questions)
+    assert getattr(d.candidate.phase(phase).pattern, field) == value
+    assert getattr(d.goal.constraints, constraint) == bound
+    assert [e.field for e in d.goal.edits] == [field]

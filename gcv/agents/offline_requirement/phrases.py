@@ -50,7 +50,10 @@ FIELD_WORDS: dict[str, str] = {
                          r"每波子弹数?|子弹数量?|子弹个数|弹数|发数|每波|子弹"),
     "wave_interval_ms": (r"wave\s+interval|\binterval\b|fire\s+rate|rate\s+of\s+fire|firing\s+rate|\bcadence\b|"
                          r"between\s+waves|发射间隔|间隔|射速|发射频率|频率"),
-    "bullet_speed": r"bullet\s+speed|\bspeed\b|\bvelocity\b|子弹速度|弹速|飞行速度|速度",
+    "bullet_speed": (r"bullet\s+speed|\bspeed\b|\bvelocity\b|"
+                     # a motion verb of the bullets with its number: "bullets go 3.5", "travel at 4"
+                     r"\b(?:go|goes|travel(?:s|ling|ing)?|move|moves|moving|fly|flies|flying)\s+(?:at\s+)?(?=[0-9])|"
+                     r"子弹速度|弹速|飞行速度|速度"),
     "bullet_lifetime_seconds": (r"life\s*time|life\s*span|bullet\s+life\b|\blive\b|\blast\b|"
                                 r"寿命|存活时间|生存时间|持续时间|存在时间|生命周期|存活(?!子弹)"),
     "rotation_per_wave_deg": r"\brotat\w*|\bturn\w*|\bspin\w*|\btwist\w*|旋转|转速|转角|转",
@@ -185,6 +188,12 @@ ADD_PHASE = (r"\b(?:add|insert|create|append|introduce)\s+(?:a|an|one|another|th
              r"|(?:增加|添加|新增|加上|多加|再加)\s*(?:新的?)\s*(?:阶段|形态)|新增\s*(?:阶段|形态)"
              r"|(?:删除|删掉|去掉|移除|砍掉|跳过|取消)\s*(?:第\s*\d+\s*)?(?:个)?(?:阶段|形态)")
 
+# what may stand between a figure and its bound: "must", "should stay", "stays", "doesn't", "won't ever"
+_AUX = (r"(?:(?:must|should|has\s+to|have\s+to|needs?\s+to|will|can|is|are)\s+)?"
+        r"(?:(?:never|not|doesn'?t|does\s+not|don'?t|do\s+not|won'?t|will\s+not|can'?t|cannot|shouldn'?t|"
+        r"mustn'?t|isn'?t)\s+(?:ever\s+)?)?"
+        r"(?:(?:stay|stays|be|remain|remains|keep|keeps)\s+)?")
+
 CONSTRAINTS: list[tuple[str, str]] = [
     # alive bullets
     (rf"(?:never|not|no)\s+more\s+than\s+{_N}\s+(?:alive\s+|live\s+|active\s+)?(?:bullets?|projectiles?)"
@@ -210,9 +219,10 @@ CONSTRAINTS: list[tuple[str, str]] = [
     (r"(?:keep|hold|maintain)\s+(?:the\s+)?(?:low(?:est)?\s+|1%\s+low\s+|minimum\s+|min\s+|p1\s+|percentile\s+)?"
      r"(?:fps|frame\s*rate)\s+(?:at\s+)?(?:or\s+)?(?:at\s+least|above|over|>=|≥|no\s+lower\s+than|not\s+below)?\s*"
      rf"{_N}(?:\s*fps)?(?:\s+or\s+(?:above|more|higher|better))?", "min_low_fps"),
-    (r"(?:low(?:est)?\s+|minimum\s+|min\s+|1%\s+low\s+)?(?:fps|frame\s*rate)\s+(?:must\s+|should\s+|has\s+to\s+|needs?\s+to\s+)?"
-     r"(?:stay\s+|be\s+|remain\s+)?(?:never\s+|not\s+)?(?:at\s+least|above|over|>=|≥|no\s+(?:lower|less)\s+than|"
-     r"(?:drop|fall|go|dip)\s+(?:below|under)|below|under|lower\s+than)\s*" + _N, "min_low_fps"),
+    (r"(?:low(?:est)?\s+|minimum\s+|min\s+|1%\s+low\s+)?(?:fps|frame\s*rate)\s+" + _AUX +
+     r"(?:at\s+least|above|over|>=|≥|no\s+(?:lower|less)\s+than|"
+     r"(?:drop|drops|fall|falls|go|goes|dip|dips|sink|sinks)\s+(?:below|under)|below|under|lower\s+than)\s*" + _N,
+     "min_low_fps"),
     (rf"(?:at\s+least|min(?:imum)?(?:\s+of)?|>=|≥)\s*{_N}\s*(?:fps|frames\s+per\s+second)", "min_low_fps"),
     (rf"{_N}\s*fps\s+(?:or\s+(?:above|more|higher|better)|minimum|min|at\s+least|floor)", "min_low_fps"),
     (rf"(?:fps|frame\s*rate)\s+floor\s+(?:of\s+)?{_N}", "min_low_fps"),
