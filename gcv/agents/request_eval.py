@@ -94,7 +94,7 @@ RequestClass = Literal[
 REQUEST_CLASSES: tuple[str, ...] = RequestClass.__args__  # type: ignore[attr-defined]
 Language = Literal["en", "zh", "mixed"]
 Style = Literal["typos", "casual", "terse", "jargon", "traditional", "list"]
-Split = Literal["heldout", "dev", "heldout2", "heldout3"]
+Split = Literal["heldout", "dev", "heldout2", "heldout3", "heldout4"]
 SPLITS: tuple[str, ...] = Split.__args__  # type: ignore[attr-defined]
 STYLES: tuple[str, ...] = Style.__args__  # type: ignore[attr-defined]
 REGIONS = ("targets", "limits", "boss", "player", "scenario")
@@ -188,7 +188,8 @@ class LabeledRequest(_Strict):
     id: str = Field(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
     split: Split = Field(description="heldout: written before the reader was tuned and never tuned to; "
                                      "heldout2: issue 27's second held-out part, written the same way; "
-                                     "heldout3: a third, written after the reader's issue 27 work, never tuned to")
+                                     "heldout3: a third, written after the reader's issue 27 work, never tuned to; "
+                                     "heldout4: a fourth (issue 27 item 5), written before any reader change for it")
     lang: Language
     classes: list[RequestClass] = Field(min_length=1)
     style: list[Style] = Field(default_factory=list)

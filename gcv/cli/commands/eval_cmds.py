@@ -86,7 +86,7 @@ def eval_requests_command(
     baseline: Annotated[Optional[Path], typer.Option(
         "--baseline", help=f"the baseline the labels were written against; default ${BASELINE_ENV} or "
                            "artifacts/baselines/shrine_trial.json")] = None,
-    split: Annotated[Optional[str], typer.Option("--split", help="only this split: heldout, heldout2, heldout3 or dev")] = None,
+    split: Annotated[Optional[str], typer.Option("--split", help="only this split: heldout, heldout2, heldout3, heldout4 or dev")] = None,
     only_class: Annotated[Optional[list[str]], typer.Option(
         "--class", help="only requests of this class (repeatable)")] = None,
     lang: Annotated[Optional[str], typer.Option("--lang", help="only this language: en, zh or mixed")] = None,
