@@ -232,3 +232,4 @@ def test_a_motion_verb_and_an_inflected_target_in_one_sentence(text: str, phase:
     assert getattr(d.candidate.phase(phase).pattern, field) == value
     assert getattr(d.goal.constraints, constraint) == bound
     assert [e.field for e in d.goal.edits] == [field]
+

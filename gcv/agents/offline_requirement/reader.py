@@ -23,6 +23,7 @@ import re
 
 from gcv.agents.goal_applier import fmt
 from gcv.agents.offline_requirement.handlers import STEPS
+from gcv.agents.offline_requirement.handlers import exclusion
 from gcv.agents.offline_requirement.handlers.injection import strip_injections
 from gcv.agents.offline_requirement.handlers.phases import resolve
 from gcv.agents.offline_requirement.numbers import normalize
@@ -68,6 +69,8 @@ class RequestReader:
         reading = Reading(text="")
         text = strip_injections(normalize(request_text), reading)
         reading.text = text
+        # phases left out are read across clauses ("all phases but phase 1": "but" splits clauses)
+        text = exclusion.read(self.ctx, text, reading, Clause())
         for raw in (c for c in _CLAUSE_SPLIT.split(text) if c and c.strip()):
             clause = Clause()
             self._read_clause(raw, reading, clause)

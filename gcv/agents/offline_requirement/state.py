@@ -66,6 +66,7 @@ class Reading:
     phase_ids: list[str] = field(default_factory=list)
     all_phases: bool = False
     referenced_by_pattern: list[str] = field(default_factory=list)
+    excluded_positions: list[int] = field(default_factory=list)  # "except phase 1": 1-based, left out
     pattern_type: str | None = None
     bidirectional: bool | None = None
     reverse: bool = False

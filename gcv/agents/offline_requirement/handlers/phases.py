@@ -119,6 +119,11 @@ def resolve(ctx: Context, r: Reading) -> None:
         r.phase_ids = [pid for pid in ids if pid in r.referenced_by_pattern]
     elif r.whole_fight or ctx.count == 1:
         r.phase_ids = list(ids)
+    if r.excluded_positions:  # "every phase except the spiral": what is named (else every phase), minus those
+        left_out = {ids[n - 1] for n in r.excluded_positions}
+        r.phase_ids = [pid for pid in (r.phase_ids or ids) if pid not in left_out]
+        if not r.phase_ids:
+            r.ask("The request leaves out every phase it names; which phases should change?")
     # two clauses that each name different phases and each ask for a change cannot share one goal
     changing = [c for c in r.clauses if c.phases and c.signals]
     if len({tuple(sorted(c.phases)) for c in changing}) > 1 and len({tuple(c.signals) for c in changing}) > 1:
