@@ -30,8 +30,8 @@ from gcv.console.deps import LoginNeeded, get_console
 from gcv.console.gate import RequestGate
 from gcv.console.refusals import body_of, http_status, message_of
 from gcv.console.rendering import TPL
-from gcv.console.routes import (api_baselines, api_system, api_workflows, pages_batches, pages_evidence,
-                                pages_registry, pages_session, pages_workflows)
+from gcv.console.routes import (api_baselines, api_system, api_workflows, pages_batches, pages_compare,
+                                pages_evidence, pages_registry, pages_session, pages_workflows)
 from gcv.console.security import SecurityMiddleware
 from gcv.service.errors import Refusal
 
@@ -40,7 +40,8 @@ log = logging.getLogger("gcv.console")
 
 
 ROUTERS = (api_system.router, api_workflows.router, api_baselines.router, pages_session.router,
-           pages_workflows.router, pages_evidence.router, pages_registry.router, pages_batches.router)
+           pages_workflows.router, pages_evidence.router, pages_registry.router, pages_batches.router,
+           pages_compare.router)
 
 
 def create_app(config: ConsoleConfig) -> FastAPI:

@@ -96,6 +96,23 @@ def hits_plot(series: list[tuple[str, list[int], int, str]], max_hits: int | Non
     return chart.svg()
 
 
+@_cached
+def safe_area_plot(series: list[tuple[str, list[int], str]], tick_hz: int = 60) -> str:
+    """The fair-fight analyses' safe-area curves overlaid: (label, thousandths of the arena per
+    tick, role), as ``gcv.analysis.frames.safe_area_svg`` draws one (the share of the arena
+    reachable and not hit)."""
+    chart = Chart(540, 300, salt="safe")
+    ax = chart.add_axes(0.12, 0.1, 0.98, 0.84)
+    longest = max((len(curve) for _, curve, _ in series), default=tick_hz) / tick_hz
+    _xlim_with_margin(ax, 0, max(longest, 1.0))
+    ax.set_ylim(0, 130)  # 0-100 % of the arena, headroom for the legend
+    for label, curve, role in series:
+        ax.line([t / tick_hz for t in range(len(curve))], [v / 10 for v in curve], label=label, **_style(role))
+    ax.title, ax.xlabel, ax.ylabel = "Safe area over time", "second", "% of the arena"
+    ax.legend("upper left", ncols=2)
+    return chart.svg()
+
+
 def _categories(ax: Axes, labels: Sequence[str], width: float) -> list[int]:
     xs = list(range(len(labels)))
     _xlim_with_margin(ax, -width, max(len(labels) - 1, 0) + width)

@@ -192,7 +192,7 @@ def find_row(root: Path, name: str, cell_id: str, attempt: int | None = None) ->
     return final
 
 
-def _config_of(ws: Workspace, entry: dict[str, Any]) -> tuple[BulletHellConfig | None, str]:
+def config_of(ws: Workspace, entry: dict[str, Any]) -> tuple[BulletHellConfig | None, str]:
     """The config a manifest entry ran: from the baseline registry by its hash, else its file."""
     try:
         return BulletHellConfig.model_validate(ws.baseline_config(entry["config_hash"])), "the baseline registry"
@@ -219,7 +219,7 @@ def row_run(ws: Workspace, name: str, cell_id: str, attempt: int | None = None) 
     entry = next((c for c in manifest.get("configs", []) if c.get("config_hash") == row["config_hash"]), None)
     if entry is None:
         return RowRun(row, reason="the batch's manifest does not name this row's config")
-    config, where = _config_of(ws, entry)
+    config, where = config_of(ws, entry)
     if config is None:
         return RowRun(row, reason=where)
     program = compile_program(config)
@@ -342,4 +342,4 @@ def start_batch(ws: Workspace, spec: str, *, overwrite: bool = False, workers: i
 
 __all__ = ["BatchListing", "GroupRows", "RowRun", "CommittedSpec", "BatchStarted", "FILES", "TABLES", "JUNIT_FILE",
            "list_batches", "listing", "batch_dir", "batch_file", "media_type", "group_rows", "find_row", "row_run",
-           "committed_specs", "specs_dir", "check_free", "batches_root", "baseline_resolver", "output_name", "start_batch"]
+           "config_of", "committed_specs", "specs_dir", "check_free", "batches_root", "baseline_resolver", "output_name", "start_batch"]

@@ -120,5 +120,33 @@ class Decided(Outcome):
         return self.state.human_decision
 
 
+@dataclass(frozen=True)
+class WorkflowComparison:
+    """Two workflows side by side (``gcv.service.compare``).
+
+    ``result``: what ``gcv compare A B --json`` prints; ``sides``: each workflow's records a
+    page draws from (configs, telemetry, safe-area curves); ``own_changes``: each workflow's
+    own change, its baseline -> its candidate (``path``, ``before``, ``after``, ``percent``)."""
+
+    result: dict[str, Any]
+    sides: tuple[dict[str, Any], dict[str, Any]]
+    own_changes: tuple[list[dict[str, Any]], list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class BatchComparison:
+    """Two batch results side by side (``gcv.service.compare``).
+
+    ``result``: what ``gcv compare A B --json`` prints; ``sides``: each batch as read (``path``,
+    ``summary``, and for a batch of the workspace its ``listing``); ``config_changes``: per
+    config label in both whose config changed, the field diff A's config -> B's (``path``,
+    ``kind``, ``a``, ``b``, ``percent``), or why it cannot be read (``config_unknown``)."""
+
+    result: dict[str, Any]
+    sides: tuple[dict[str, Any], dict[str, Any]]
+    config_changes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    config_unknown: dict[str, str] = field(default_factory=dict)
+
+
 __all__ = ["EvidenceFailure", "EvidenceOutcome", "Outcome", "Submitted", "Answered", "Authorized", "Resumed",
-           "Decided", "EvidenceFailureKind", "Resubmitted", "Rerun"]
+           "Decided", "EvidenceFailureKind", "Resubmitted", "Rerun", "WorkflowComparison", "BatchComparison"]

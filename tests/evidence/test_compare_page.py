@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from gcv.cli.app import app
-from gcv.cli.commands.compare_cmds import short_figure
+from gcv.service.compare import short_figure
 
 HOSTILE = "make phase 2 denser <script>alert(1)</script> & \"quoted\""
 
@@ -104,3 +104,29 @@ def test_the_page_in_headless_chromium(page: tuple[Path, dict[str, Any]]) -> Non
             assert tab.locator("[data-side=B] .request").inner_text().startswith("make phase 2 a bit denser <script>")
         finally:
             browser.close()
+
+
+def _side(alive: list[int], hits: list[int], safe: list[int] | None = None) -> dict[str, Any]:
+    tel = {"alive_per_second": alive, "hit_ticks": hits, "ticks": 600}
+    return {"baseline_telemetry": {"alive_per_second": [1, 1], "hit_ticks": [], "ticks": 600},
+            "candidate_telemetry": tel, "baseline_safe_area": safe, "candidate_safe_area": safe}
+
+
+def _polylines(svg: str) -> int:
+    return svg.count("<polyline")
+
+
+def test_curves_overlay_both_candidates_and_draw_a_shared_baseline_once() -> None:
+    from gcv.evidence.compare_page import curves
+
+    a, b = _side([3, 4, 5], [60]), _side([5, 6, 7], [60, 120])
+    same = curves([a, b], True)
+    assert set(same) == {"alive", "hits"}  # no fair-fight analysis: no safe-area chart
+    assert all(svg.startswith("<svg") for svg in same.values())  # inline: no XML declaration
+    assert _polylines(same["alive"]) == _polylines(same["hits"]) == 3  # baseline, A, B
+    assert "A candidate (1)" in same["hits"] and "B candidate (2)" in same["hits"]
+    apart = curves([a, b], False)
+    assert _polylines(apart["alive"]) == 4 and "A baseline" in apart["alive"] and "B baseline" in apart["alive"]
+    fair = curves([a, _side([5, 6, 7], [], [1000, 800, 600])], True)
+    assert _polylines(fair["safe_area"]) == 2  # B's baseline and candidate analyses; A has none
+    assert "B candidate" in fair["safe_area"] and "A candidate" not in fair["safe_area"]

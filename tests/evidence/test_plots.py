@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from gcv.evidence.plots import LIMIT_COLOR, alive_plot, hits_plot, phase_bars, population_plot
+from gcv.evidence.plots import (CAND_COLOR, LIMIT_COLOR, OTHER_DASH, alive_plot, hits_plot, phase_bars,
+                               population_plot, safe_area_plot)
 
 SERIES = [("baseline", [1, 5, 3], "baseline"), ("final", [2, 6, 4], "final")]
 
@@ -44,3 +45,18 @@ def test_phase_bars_and_population_plot() -> None:
     pop = population_plot(["average"], {"average": stats}, {"average": stats}, "round 1")
     assert {"bot:average", "Survival rate", "Hits per run (mean)", "Hits per run (p90)"} <= set(_texts(pop))
     assert pop == population_plot.render(["average"], {"average": stats}, {"average": stats}, "round 1")
+
+
+def test_safe_area_plot_overlays_one_polyline_per_curve_in_percent_of_the_arena() -> None:
+    # thousandths of the arena per tick: 120 ticks (2 s), the second curve dips to 25 %
+    base = [1000] * 120
+    dip = [1000] * 60 + [250] * 60
+    svg = safe_area_plot([("baseline", base, "baseline"), ("A candidate", dip, "final"), ("B candidate", base, "other")])
+    assert {"Safe area over time", "% of the arena", "baseline", "A candidate", "B candidate"} <= set(_texts(svg))
+    lines = re.findall(r'<polyline points="([^"]*)"[^>]*stroke="([^"]*)"[^>]*/>', svg)
+    assert len(lines) == 3 and lines[1][1] == CAND_COLOR and f'stroke-dasharray="{OTHER_DASH}"' in svg
+    ys = [[float(p.split(",")[1]) for p in points.split()] for points, _ in lines]
+    assert len(ys[0]) == len(ys[1]) == 120  # one point per tick
+    assert len(set(ys[0])) == 1 and ys[1][-1] > ys[1][0]  # the dip is drawn lower (SVG y grows downwards)
+    assert svg == safe_area_plot.render([("baseline", base, "baseline"), ("A candidate", dip, "final"),
+                                         ("B candidate", base, "other")])
