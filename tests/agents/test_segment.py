@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
+from gcv.agents.offline_requirement import decide
+from gcv.contract.loading import load_config
+from tests.conftest import BASELINE_PATH
+
 from gcv.agents.offline_requirement.handlers.segment import Segment
 from gcv.agents.offline_requirement.numbers import normalize
 from gcv.agents.offline_requirement.state import Clause, Context, Reading
 from tests.support.evalutil import base
+
+BASE = load_config(BASELINE_PATH)
 
 CTX = Context(base())
 
@@ -32,3 +40,14 @@ def test_units_name_their_field() -> None:
 def test_rate_words() -> None:
     assert _segment("raise the fire rate").rate_said and _segment("射速提高").rate_said
     assert not _segment("20 bullets").rate_said
+
+
+@pytest.mark.parametrize("text, phase, field, value", [
+    ("the ring's bullets should last 1200 ms", "phase_1", "bullet_lifetime_seconds", 1.2),
+    ("第二阶段子弹存活时间改成2500毫秒", "phase_2", "bullet_lifetime_seconds", 2.5),
+    ("phase 3 fires every 650 ms", "phase_3", "wave_interval_ms", 650),  # an interval stays in ms
+])
+def test_milliseconds_of_a_lifetime_are_seconds(text: str, phase: str, field: str, value: float) -> None:
+    d = decide(text, BASE)
+    assert d.decision == "accepted" and d.candidate is not None, (text, d.questions)
+    assert getattr(d.candidate.phase(phase).pattern, field) == value

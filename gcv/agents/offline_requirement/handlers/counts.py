@@ -7,7 +7,7 @@ import re
 
 from gcv.agents.offline_requirement.phrases import DOWN_WORDS, NUM
 from gcv.agents.offline_requirement.state import Pending, field_in, has, num, sub_all
-from gcv.agents.offline_requirement.handlers.segment import SECONDS, Segment
+from gcv.agents.offline_requirement.handlers.segment import Segment, in_field_unit
 
 UNITS = (r"bullets?|shots?|projectiles?|layers?|degrees?|deg|°|ms|milliseconds?|seconds?|secs?|s\b|"
          r"毫秒|秒|发|颗|枚|层|度")
@@ -26,12 +26,13 @@ def read(seg: Segment) -> str:
         if name is None:
             r.wait(Pending("field", said.strip(), sign * value, "add"))
             return
-        if name == "wave_interval_ms" and re.fullmatch(SECONDS, unit.strip()):
-            value *= 1000
+        value = in_field_unit(name, unit, value)
         seg.ctx.edit(r, seg.clause, name, "add", sign * value, said)
     text = seg.text
     text = sub_all(rf"(?P<n>{NUM})\s*(?P<unit>{UNITS})?\s*(?:more|fewer|less|extra|additional)\b"
                    rf"(?:\s+(?P<what>bullets?|layers?|degrees?))?", text, add)
+    # a difference with its unit before a comparative: "200 ms shorter", "1 s longer", "10 degrees wider"
+    text = sub_all(rf"(?P<n>{NUM})\s*(?P<unit>{UNITS})\s*(?:shorter|longer|wider|narrower)\b", text, add)
     text = sub_all(rf"\b(?:add|plus|remove|subtract|minus|take)\s+(?:an?\s+)?(?:extra\s+)?(?P<n>{NUM})\s*"
                    rf"(?P<unit>{UNITS})(?:\s+(?:off|away))?", text, add)
     text = sub_all(rf"\b(?:increase|raise|boost|up|lengthen|extend|decrease|reduce|lower|cut|shorten|drop)\w*\s+"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import Callable
 
 from gcv.agents.offline_requirement.phrases import FIELD_WORDS, INTERVAL_CONTEXT, LIFETIME_CONTEXT, RATE_WORDS
@@ -10,6 +11,18 @@ from gcv.agents.offline_requirement.state import Clause, Context, Reading, has, 
 
 SECONDS = r"^(?:s|secs?|seconds?|秒钟?)$"
 DEGREES = r"^(?:degrees?|deg|°|度)$"
+MILLIS = r"^(?:ms|msec|millis(?:econds?)?|milliseconds?|毫秒)$"
+
+
+def in_field_unit(name: str, unit: str, value: Fraction) -> Fraction:
+    """``value`` written in ``unit``, in the unit of field ``name``: seconds of an interval become
+    ms, milliseconds of a lifetime become seconds ("last 800 ms": 0.8 s)."""
+    unit = unit.strip()
+    if name == "wave_interval_ms" and re.fullmatch(SECONDS, unit):
+        return value * 1000
+    if name == "bullet_lifetime_seconds" and re.fullmatch(MILLIS, unit):
+        return value / 1000
+    return value
 
 
 class Segment:
@@ -40,8 +53,8 @@ class Segment:
             return "bullets_per_wave"
         if re.fullmatch(r"layers?|层", unit):
             return "layer_count"
-        if re.fullmatch(r"ms|msec|millis(?:econds?)?|milliseconds?|毫秒", unit):
-            return "wave_interval_ms"
+        if re.fullmatch(MILLIS, unit):  # milliseconds of the bullets' life are a lifetime ("last 800 ms")
+            return "bullet_lifetime_seconds" if self.time_field() == "bullet_lifetime_seconds" else "wave_interval_ms"
         if re.fullmatch(r"units?\s*/\s*s|units?\s+per\s+second|u/s", unit):
             return "bullet_speed"
         if re.fullmatch(r"s|secs?|seconds?|秒钟?", unit):
@@ -57,4 +70,4 @@ class Segment:
 
 NumericHandler = Callable[[Segment], str]
 
-__all__ = ["Segment", "NumericHandler", "SECONDS", "DEGREES"]
+__all__ = ["Segment", "NumericHandler", "SECONDS", "DEGREES", "MILLIS", "in_field_unit"]

@@ -10,7 +10,7 @@ import re
 from gcv.contract.ranges import PATTERN_RANGES
 from gcv.agents.offline_requirement.phrases import FIELD_WORDS, FROM_TO, NUM, OLD_VALUE, RANGE
 from gcv.agents.offline_requirement.state import Pending, has, num, sub_all
-from gcv.agents.offline_requirement.handlers.segment import DEGREES, SECONDS, Segment
+from gcv.agents.offline_requirement.handlers.segment import DEGREES, SECONDS, Segment, in_field_unit
 
 UNITS = (r"bullets?|shots?|projectiles?|rounds?|layers?|degrees?|deg|°|ms|msec|millis(?:econds?)?|"
          r"milliseconds?|seconds?|secs?|s(?![a-z])|units?\s*/\s*s|units?\s+per\s+second|u/s|"
@@ -76,10 +76,9 @@ def read(seg: Segment) -> str:
         if name is None:
             r.wait(Pending("field", said.strip(), value, "set", unit=unit))
             return
+        value = in_field_unit(name, unit, value)
         if name == "wave_interval_ms":
-            if unit and re.fullmatch(SECONDS, unit):
-                value *= 1000
-            elif not unit and value < PATTERN_RANGES["wave_interval_ms"][0]:
+            if not unit and value < PATTERN_RANGES["wave_interval_ms"][0]:
                 r.wait(Pending("unit", said.strip(), value, "set", "wave_interval_ms"))
                 return
         seg.ctx.edit(r, seg.clause, name, "set", value, said)
