@@ -233,3 +233,13 @@ def test_a_motion_verb_and_an_inflected_target_in_one_sentence(text: str, phase:
     assert getattr(d.goal.constraints, constraint) == bound
     assert [e.field for e in d.goal.edits] == [field]
 
+
+
+@pytest.mark.parametrize("text, phase, field, value", [
+    ("phase 3: two dozen bullets a wave", "phase_3", "bullets_per_wave", 24),
+    ("the ring should shoot a dozen and a half bullets per wave", "phase_1", "bullets_per_wave", 18),
+    ("phase 2 bullets live two thirds of a second", "phase_2", "bullet_lifetime_seconds", 0.667),
+    ("phase 3 turns a quarter-turn each wave", "phase_3", "rotation_per_wave_deg", 90),
+])
+def test_number_words_that_compose(text: str, phase: str, field: str, value: float) -> None:
+    assert getattr(_pattern(text, phase), field) == value

@@ -70,8 +70,17 @@ def _pct(value: Fraction) -> str:
     return _dec(value * 100, 4) + "%"
 
 
+_TURNS = {"quarter": 90, "half": 180, "full": 360, "whole": 360}
+
+
 def _numbers(t: str) -> str:
+    t = re.sub(r"\b(?:a|one)\s+dozen\s+and\s+a\s+half\b", "18", t)
+    t = re.sub(r"\bhalf\s+a\s+dozen\b", "6", t)
+    t = re.sub(r"\btwo\s+dozen\b", "24", t)
     t = re.sub(r"\b(?:a|one)\s+dozen\b", "12", t)
+    # turns are degrees: "a quarter turn", "a half-turn", "half a turn", "a full turn"
+    t = re.sub(r"\b(?:a|one)\s+(quarter|half|full|whole)[- ]?turns?\b", lambda m: f"{_TURNS[m.group(1)]} degrees", t)
+    t = re.sub(r"\bhalf\s+a\s+turn\b", "180 degrees", t)
     t = re.sub(rf"\b({'|'.join(_TENS)})[- ]({'|'.join(_ONES)})\b",
                lambda m: str(_TENS[m.group(1)] + _ONES[m.group(2)]), t)
     t = re.sub(rf"\b({_WORD_NUM}|\d+)\s+point\s+({'|'.join(_ONES)}|zero|\d)\b",
@@ -85,6 +94,9 @@ def _numbers(t: str) -> str:
     t = re.sub(r"\b(\d+)\s*/\s*([1-9]\d*)\b", lambda m: _dec(Fraction(int(m.group(1)), int(m.group(2)))), t)
     # "half a unit", "half a point": the amount 0.5 ("lower the speed by half a unit")
     t = re.sub(r"\bhalf\s+(?:a|an|of\s+a|one)\s+(?:unit|point)\b", "0.5", t)
+    # "three quarters of a second": a time, never a share of the field ("a quarter of a second" = 0.25 s)
+    t = re.sub(rf"\b({_WORD_NUM}|a)[- ]({'|'.join(_FRACTION_WORDS)})s?\s+of\s+an?\s+(?:second|sec)\b",
+               lambda m: f"{_dec((_SMALL.get(m.group(1), 1)) * _FRACTION_WORDS[m.group(2)], 3)} s", t)
     # "two thirds of their current speed": the share belongs to the field named after it, not
     # to the noun before it ("the ring's bullets fly at ...")
     t = re.sub(rf"\b({_WORD_NUM})[- ]({'|'.join(_FRACTION_WORDS)})s?\s+of\s+(?:its|the|their)?\s*(?:current\s+|present\s+|"
