@@ -62,8 +62,47 @@ def _judge(ctx: Context, r: Reading, clause: Clause, name: str, value: Fraction,
     record(r, clause, name, value, said)
 
 
+_UP = r"raise|increase|lift|bump|up|push|提高|提升|增加|加"
+_DOWN = r"lower|reduce|drop|decrease|cut|降低|降|减少|减"
+
+
+def _relative(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
+    """A target moved BY an amount: 'cut the alive cap by 50' (300), 'raise the fps floor by 5' (60),
+    '受击上限收紧1次'. The verb gives the way (tighten: stricter, loosen: looser); the new value is
+    then judged like a stated one."""
+    for name, subject in TARGET_SUBJECTS.items():
+        en = (rf"\b(?P<verb>{TARGET_VERB}|tighten|loosen|relax)\w*\s+(?:the\s+|our\s+|my\s+)?(?:{subject})[- ]?\s*"
+              rf"(?:{TARGET_KIND})?\s+by\s+(?P<n>{NUM}){TARGET_UNIT}")
+        zh = (rf"(?:{subject})\s*(?:的)?\s*(?:{TARGET_KIND})?\s*(?:再)?\s*(?P<verb>提高|提升|增加|加|降低|降|减少|减|收紧|放宽)"
+              rf"\s*了?\s*(?!到|至|为|成)(?P<n>{NUM}){TARGET_UNIT}")
+
+        def moved(m: re.Match[str], name: str = name) -> None:
+            verb, amount = m.group("verb"), num(m.group("n"))
+            if re.fullmatch(r"tighten\w*|收紧", verb):
+                sign = STRICTER[name]
+            elif re.fullmatch(r"loosen\w*|relax\w*|放宽", verb):
+                sign = -STRICTER[name]
+            elif re.match(rf"(?:{_UP})", verb):
+                sign = 1
+            elif re.match(rf"(?:{_DOWN})", verb):
+                sign = -1
+            else:  # "set the cap by 50": no way to tell
+                r.ask(f"'{m.group().strip()}': should {LABELS[name]} go up or down by {fmt(amount)}?")
+                return
+            value = Fraction(str(getattr(ctx.baseline.targets, name))) + sign * amount
+            if name != "min_low_fps" and value.denominator != 1:
+                r.ask(f"'{m.group().strip()}': {LABELS[name]} is a whole number; which one?")
+                return
+            r.note(f"{LABELS[name]} {'+' if sign > 0 else '-'}{fmt(amount)}: {fmt(value)} ('{m.group().strip()}')")
+            _judge(ctx, r, clause, name, value, m.group(), has(LIMIT_WORDS, m.group()))
+        text = sub_all(en, text, moved)
+        text = sub_all(zh, text, moved)
+    return text
+
+
 def read_statements(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     """'raise the low FPS target to 60', 'cap alive bullets at 250', '受击次数目标收紧到 1 次'."""
+    text = _relative(ctx, text, r, clause)
     for name, subject in TARGET_SUBJECTS.items():
         en = (rf"(?:\b(?:{TARGET_VERB})\w*\s+)?(?:the\s+|a\s+|our\s+|my\s+)?(?:{subject})[- ]?\s*(?P<kind>{TARGET_KIND})"
               rf"{TARGET_TO}(?P<n>{NUM}){TARGET_UNIT}"
