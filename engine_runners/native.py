@@ -38,6 +38,9 @@ import subprocess
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Literal
@@ -339,6 +342,20 @@ def load(opt: str = DEFAULT_OPT, cache: Path | None = None) -> NativeCore:
 _state_lock = threading.Lock()
 _core: NativeCore | None = None
 _reason: str | None = None  # why there is no core (after a try)
+_python_only: ContextVar[bool] = ContextVar("gcv_native_python_only", default=False)
+
+
+@contextmanager
+def python_only() -> Iterator[None]:
+    """Inside this block (this thread or task only), :func:`core` returns None whatever
+    ``GCV_NATIVE`` says, so every run takes the Python simulator, the specification.
+    ``gcv verify --replay`` recomputes a bundle this way: its cross-check of figures the
+    native core may have produced is the Python simulator."""
+    token = _python_only.set(True)
+    try:
+        yield
+    finally:
+        _python_only.reset(token)
 
 
 def core() -> NativeCore | None:
@@ -348,7 +365,7 @@ def core() -> NativeCore | None:
     """
     global _core, _reason
     current = mode()
-    if current == "off":
+    if current == "off" or _python_only.get():
         return None
     with _state_lock:
         if _core is None and _reason is None:
@@ -379,6 +396,8 @@ def status(*, build: bool = False, announce: Callable[[str], Any] | None = None)
         return NativeStatus("python", str(exc), ok=False)
     if current == "off":
         return NativeStatus("python", f"{MODE_ENV}=off")
+    if _python_only.get():
+        return NativeStatus("python", "the Python simulator, asked for here (a cross-check)")
     if build and announce is not None and _core is None and _reason is None and not library_path().is_file() \
             and toolchain_status()[0]:
         announce(f"building the native C++ core for python-sim with {compiler()} (once per machine and "

@@ -86,13 +86,18 @@ def load_request(path: Path) -> RunRequest:
                            f"request {path}: field {where}: {first['msg']}") from None
 
 
-def execute(request: RunRequest, *, write_outputs: bool = True) -> tuple[dict[str, Any], list[str]]:
-    """Run a validated request; returns (telemetry, frame paths). Raises RequestError."""
+def check_hashes(request: RunRequest) -> None:
+    """The request's program and config hashes must be its program's. Raises RequestError."""
     if program_hash(request.program) != request.program_hash:
         raise RequestError(ExitCode.HASH_MISMATCH,
                            "program_hash does not match the program (sha256 of its canonical JSON)")
     if request.program.get("config_hash") != request.config_hash:
         raise RequestError(ExitCode.HASH_MISMATCH, "config_hash does not match program.config_hash")
+
+
+def execute(request: RunRequest, *, write_outputs: bool = True) -> tuple[dict[str, Any], list[str]]:
+    """Run a validated request; returns (telemetry, frame paths). Raises RequestError."""
+    check_hashes(request)
     out = Path(request.output_dir)
     if write_outputs and not out.is_dir():
         raise RequestError(ExitCode.OUTPUT_ERROR, f"output directory {out} does not exist")

@@ -50,6 +50,8 @@ from gcv.sim.program import compile_program, program_hash
 from gcv.sim.schedule import Schedule, emission_schedule
 
 ProgressFn = Callable[[str, int, int], None]
+# (program, player, seed) -> the run's telemetry, as Simulation(program, player).run(seed=seed).telemetry
+Simulate = Callable[[dict[str, Any], dict[str, Any], int], dict[str, Any]]
 DEFAULT_BUDGET_SECONDS = DEFAULT_SAFETY_SECONDS  # the safety stop (kept under its old name)
 
 
@@ -123,16 +125,26 @@ def _config(config: BulletHellConfig | dict[str, Any]) -> BulletHellConfig:
 
 
 def analyze(config: BulletHellConfig | dict[str, Any], *, seed: int, budget_work: int = DEFAULT_BUDGET_WORK,
-            budget_seconds: float = DEFAULT_SAFETY_SECONDS, progress: ProgressFn | None = None) -> FairnessReport:
+            budget_seconds: float = DEFAULT_SAFETY_SECONDS, progress: ProgressFn | None = None,
+            simulate: Simulate | None = None) -> FairnessReport:
     """The fairness verdict of one validated config and seed within ``budget_work`` work units
-    (``budget_seconds`` is only a safety stop: if it fires the verdict is undetermined)."""
+    (``budget_seconds`` is only a safety stop: if it fires the verdict is undetermined).
+    ``simulate`` replays the witnesses (default: the Python simulator; the loop hands the native
+    core's, ``engine_runners.reference.telemetry``, which gives the same telemetry)."""
     return run_analysis(config, seed=seed, budget_work=budget_work, budget_seconds=budget_seconds,
-                        progress=progress).report
+                        progress=progress, simulate=simulate).report
+
+
+def _python_telemetry(program: dict[str, Any], player: dict[str, Any], seed: int) -> dict[str, Any]:
+    return Simulation(program, player).run(seed=seed).telemetry
 
 
 def run_analysis(config: BulletHellConfig | dict[str, Any], *, seed: int, budget_work: int = DEFAULT_BUDGET_WORK,
                  budget_seconds: float = DEFAULT_SAFETY_SECONDS, progress: ProgressFn | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> Analysis:
+                 clock: Callable[[], float] = time.monotonic, simulate: Simulate | None = None) -> Analysis:
+    """``simulate``: as for :func:`analyze`. Only the replays take it: the bot candidates need the
+    bot's move at every tick, which only the Python simulator gives (``gcv.analysis.cheap``)."""
+    sim_run = simulate or _python_telemetry
     if not 0 <= seed < (1 << 63):
         raise ValueError(f"seed {seed} out of range; allowed 0..{(1 << 63) - 1}")
     cfg = _config(config)
@@ -156,7 +168,7 @@ def run_analysis(config: BulletHellConfig | dict[str, Any], *, seed: int, budget
     replayed: dict[tuple[int, ...], WitnessInfo] = {}
 
     def replay(path: list[int]) -> dict[str, Any]:
-        info, hit_ticks = _replay(program, moves, path, seed)
+        info, hit_ticks = _replay(program, moves, path, seed, sim_run)
         replayed[tuple(path)] = info
         return {"player_hits": info.replay.player_hits, "status": info.replay.status, "hit_ticks": hit_ticks}
 
@@ -191,7 +203,7 @@ def run_analysis(config: BulletHellConfig | dict[str, Any], *, seed: int, budget
         search_seconds = clock() - t0
         if search.moves is not None:
             t0 = clock()
-            witness, _ = _replay(program, moves, search.moves, seed)
+            witness, _ = _replay(program, moves, search.moves, seed, sim_run)
             replay_seconds = clock() - t0
             if witness.replay.player_hits != 0 or witness.replay.status != "completed":
                 notes.append(f"the search's path replayed with {witness.replay.player_hits} hits "
@@ -282,11 +294,12 @@ def _aimed_phase_ids(program: dict[str, Any], specs: list[WaveSpec]) -> list[str
     return seen
 
 
-def _replay(program: dict[str, Any], moves: MoveTable, path: list[int], seed: int) -> tuple[WitnessInfo, list[int]]:
+def _replay(program: dict[str, Any], moves: MoveTable, path: list[int], seed: int,
+            simulate: Simulate = _python_telemetry) -> tuple[WitnessInfo, list[int]]:
     """The path as an inputs trace through the reference simulator; also its hit ticks."""
     trace: dict[str, Any] = {"format": INPUTS_FORMAT, "tick_hz": 60, "runs": path_to_runs(moves, path),
              "source": "gcv fair: witness search"}
-    tel = Simulation(program, {"kind": "inputs", "trace": trace}).run(seed=seed).telemetry
+    tel = simulate(program, {"kind": "inputs", "trace": trace}, seed)
     replay = ReplayCheck(player=tel["player"], player_hits=tel["player_hits"], status=tel["status"],
                          end_reason=tel["end_reason"], ticks=tel["ticks"], grazes=tel["grazes"],
                          state_hash=tel["state_hash"])

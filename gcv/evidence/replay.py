@@ -17,6 +17,7 @@ workspace and feeds it exactly those inputs from the bundle:
   frame times cannot be replayed and are reported as such). The loop then receives the
   recorded telemetry, so it judges what the engine measured;
 * bot populations are re-run with python-sim and must give the recorded summary;
+* the pre-screens and the repair search's rungs are recomputed by the loop itself;
 * the human inputs are taken from the recorded events at the points where the loop waits.
 
 The loop's state and events must then be the recorded ones; the first difference is named.
@@ -27,6 +28,11 @@ Checks: ``replay.runs`` (re-simulated runs), ``replay.populations`` (re-run popu
 ``replay.fairness`` (fair-fight witnesses replayed, impossibility proofs recomputed),
 ``replay.loop`` (the loop's state and events), ``replay.report`` (report.html re-rendered
 byte for byte).
+
+Everything is recomputed with the Python simulator, the specification, whatever the machine
+has: the loop ran its reference work (pre-screens, repair search, trade-offs, witness replays)
+and python-sim populations on the native C++ core where it could, and the replay runs inside
+``engine_runners.native.python_only``, so it cross-checks those figures against python-sim.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from engine_runners import native
 from engine_runners.protocol import RunRequest, RunResult
 from engine_runners.python_sim import RequestError, execute
 from gcv.agents.errors import AgentError
@@ -58,7 +65,7 @@ from gcv.sim.program import compile_program
 from gcv.sim.telemetry import gameplay_view
 from gcv.store.catalog import Workspace
 from gcv.store.errors import StoreError
-from gcv.workflow.activities import Activities, reference_run
+from gcv.workflow.activities import Activities, python_reference_run
 from gcv.workflow.events import (CreatedEvent, Event, HistoryError, StepEvent, TraceEvent, TransitionEvent,
                                  parse_event)
 from gcv.workflow.loop import WorkflowError, WorkflowLoop
@@ -300,6 +307,11 @@ class LoopReplay:
         return False
 
     def run(self) -> None:
+        """Re-run the loop on the recorded inputs, with the Python simulator only."""
+        with native.python_only():
+            self._run()
+
+    def _run(self) -> None:
         recording = recording_from_files(self.ev.files, source="this bundle")
         if self.bad_history is not None:
             raise ReplayDiverged(f"the event log holds an event GCV does not write: {self.bad_history}")
@@ -312,7 +324,7 @@ class LoopReplay:
                                 review_provider=lambda name: ReplayReviewProvider(recording),
                                 population=self.replay_population, promote=self._promote,  # type: ignore[arg-type]
                                 fairness=self.replay_fairness,
-                                reference=reference_run)  # pre-screens and the repair search are recomputed
+                                reference=python_reference_run)  # pre-screens and the search, recomputed
         with tempfile.TemporaryDirectory(prefix="gcv-replay-") as tmp:
             ws = Workspace(Path(tmp))
             loop = WorkflowLoop(ws, clock=clock, activities=activities)

@@ -17,8 +17,8 @@ from typing import Any, Protocol
 from pydantic import Field
 
 from engine_runners.base import EngineRunner
+from engine_runners import reference
 from engine_runners.protocol import RunRequest
-from engine_runners.python_sim import execute
 from engine_runners.registry import get_runner
 from engine_runners.requests import build_request
 from gcv.agents.base import RequirementProvider, ReviewProvider
@@ -93,15 +93,23 @@ def _population(config: BulletHellConfig, *, skills: list[str], seeds: int, engi
 
 
 def _fairness(config: BulletHellConfig, *, seed: int, budget_seconds: float) -> FairnessReport:
-    return analyze(config, seed=seed, budget_seconds=budget_seconds)
+    # the witness replays on the native core where it is exact (engine_runners.reference)
+    return analyze(config, seed=seed, budget_seconds=budget_seconds, simulate=reference.telemetry)
 
 
 def reference_run(request: RunRequest) -> dict[str, Any]:
-    """The reference simulator's telemetry of a request, in process, writing nothing. Deterministic:
-    the wall-clock figure a run measures about itself is left out (pre-screens are recomputed by
-    ``verify --replay`` and must come out the same)."""
-    telemetry, _ = execute(request, write_outputs=False)
-    return {k: v for k, v in telemetry.items() if k != "wall_time_ms"}
+    """The reference simulator's telemetry of a request, in process, writing nothing: the
+    pre-screens, the repair search's rungs and the trade-offs. On the native C++ core where this
+    machine has it, else in Python (``engine_runners.reference``: the same telemetry either way).
+    Deterministic: the wall-clock figure a run measures about itself is left out (pre-screens are
+    recomputed by ``verify --replay`` and must come out the same)."""
+    return reference.run_request(request)[0]
+
+
+def python_reference_run(request: RunRequest) -> dict[str, Any]:
+    """:func:`reference_run` in the Python simulator whatever the machine has (the specification:
+    ``verify --replay``'s cross-check)."""
+    return reference.run_request(request, python=True)[0]
 
 
 def _promote(ws: Workspace, config: dict[str, Any], *, config_hash: str, created_at: float, source: str,
@@ -137,5 +145,5 @@ def run_request(config: BulletHellConfig, *, settings: Settings, run_id: str, ca
                          run_id=run_id, capture_ticks=list(capture_ticks))
 
 
-__all__ = ["Activities", "AgentActivity", "AgentFailure", "RequirementActivity", "ReviewActivity", "FairnessRunner", "PopulationRunner", "Promoter", "ReferenceRunner", "default_activities", "reference_run",
+__all__ = ["Activities", "AgentActivity", "AgentFailure", "RequirementActivity", "ReviewActivity", "FairnessRunner", "PopulationRunner", "Promoter", "ReferenceRunner", "default_activities", "python_reference_run", "reference_run",
            "run_request"]

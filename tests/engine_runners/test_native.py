@@ -371,6 +371,23 @@ def test_auto_runs_native(fresh: None, core_o2: native.NativeCore) -> None:
 
 
 @pytest.mark.toolchain
+def test_python_only_runs_python_in_its_own_context_only(fresh: None, core_o2: native.NativeCore) -> None:
+    """What verify --replay recomputes in: Python, whatever GCV_NATIVE says; another thread
+    (a batch beside it in the console) keeps its native core."""
+    program = baseline_program()
+    runs = [(3, {"kind": "bot", "skill": "average"})]
+    elsewhere: list[str] = []
+    with native.python_only():
+        telemetries, path = native.run_batch(program, runs)
+        assert path == "python" and native.core() is None and native.status(build=True).path == "python"
+        thread = threading.Thread(target=lambda: elsewhere.append(native.run_batch(program, runs)[1]))
+        thread.start()
+        thread.join()
+    assert elsewhere == ["native"]
+    assert native.run_batch(program, runs) == (telemetries, "native")
+
+
+@pytest.mark.toolchain
 def test_a_program_outside_the_cores_bounds_runs_in_python(fresh: None, core_o2: native.NativeCore) -> None:
     """The C++ reader bounds every number so no intermediate leaves int64; python-sim accepts
     more. Such a program runs in Python (the specification) rather than failing."""

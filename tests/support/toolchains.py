@@ -47,3 +47,16 @@ def require_csharp_harness() -> Path:
     if isinstance(exe, str):
         _missing(exe)
     return exe  # type: ignore[return-value]
+
+
+def require_native_core() -> object:
+    """This process's native core (engine_runners.native, built into the cache on first use), or skip."""
+    from engine_runners import native
+
+    ok, reason = native.toolchain_status()
+    if not ok and not native.library_path().is_file():
+        _missing(f"native core toolchain missing: {reason}")
+    found = native.core()
+    if found is None:
+        _missing(f"the native core is unavailable: {native.status().reason}")
+    return found
