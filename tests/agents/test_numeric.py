@@ -34,3 +34,21 @@ def test_a_range_waits_for_the_designer() -> None:
 def test_a_rate_is_asked_about_never_guessed() -> None:
     _, r, _ = read(numeric.read, "20 bullets per second")
     assert r.edits == [] and (r.questions or r.pending)
+
+
+def test_a_turn_rate_per_second_is_asked_with_per_wave_choices_and_one_answer_settles_it() -> None:
+    from gcv.agents.offline_requirement import decide
+    from gcv.contract.loading import load_config
+    from tests.conftest import BASELINE_PATH
+
+    base = load_config(BASELINE_PATH)
+    d = decide("the petal phase should turn 40 degrees each second", base)
+    assert d.decision == "needs_clarification" and "not per second" in d.questions[-1]
+    [ask] = [a for a in d.asks if "not per second" in a.text]
+    assert [c.answer for c in ask.choices][2] == "phase 3 rotate 34 degrees per wave"  # 40 x 0.85 s
+    answered = decide("the petal phase should turn 40 degrees each second", base, follow_ups=[ask.choices[2].answer])
+    assert answered.decision == "accepted" and answered.candidate is not None, answered.questions
+    assert answered.candidate.phase("phase_3").pattern.rotation_per_wave_deg == 34
+    zh = decide("第二阶段每秒旋转20度", base)
+    assert zh.decision == "needs_clarification" and "不按每秒" in zh.questions[-1]
+    assert decide("phase 1 arc 90 degrees as an aimed fan", base).decision == "accepted"  # "as" is no second

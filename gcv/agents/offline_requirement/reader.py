@@ -24,6 +24,7 @@ import re
 from gcv.agents.goal_applier import fmt
 from gcv.agents.offline_requirement.handlers import STEPS
 from gcv.agents.offline_requirement.handlers import exclusion
+from gcv.agents.offline_requirement.handlers.numeric import TURN_RATE_WORDS
 from gcv.agents.offline_requirement.handlers.injection import strip_injections
 from gcv.agents.offline_requirement.handlers.phases import resolve
 from gcv.agents.offline_requirement.numbers import normalize
@@ -169,6 +170,8 @@ class RequestReader:
             for c in r.clauses:
                 c.phases = []
         r.referenced_by_pattern = list(dict.fromkeys([*r.referenced_by_pattern, *a.referenced_by_pattern]))
+        if any(e.field == "rotation_per_wave_deg" for e in a.edits):  # degrees per wave answer a turn rate
+            r.questions = [q for q in r.questions if TURN_RATE_WORDS not in q]
         if a.pattern_type is not None:
             r.pattern_type = a.pattern_type
             r.questions = [q for q in r.questions if "patterns" not in q]
