@@ -32,3 +32,17 @@ def test_all_phases_and_the_whole_fight() -> None:
 def test_groups_by_position() -> None:
     _, r, clause = read(phases.read_groups, "the last two phases slower")
     assert r.phase_positions == [2, 3] and clause.phases == [2, 3]
+
+
+def test_the_closer_and_the_finale_are_the_last_phase() -> None:
+    from gcv.agents.offline_requirement import decide
+    from gcv.contract.loading import load_config
+    from tests.conftest import BASELINE_PATH
+
+    base = load_config(BASELINE_PATH)
+    for text, phases in (("the opener and the closer: 10% slower bullets", ["phase_1", "phase_3"]),
+                         ("give the finale one more layer", ["phase_3"]),
+                         ("收尾阶段子弹速度降低10%", ["phase_3"])):
+        d = decide(text, base)
+        assert d.decision == "accepted" and d.goal is not None, (text, d.questions)
+        assert d.goal.target_phase_ids == phases, text

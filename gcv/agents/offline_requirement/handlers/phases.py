@@ -73,7 +73,8 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     return text
 
 
-# "the last two phases", "the first 2 phases", "后两个阶段", "前两个阶段", "the middle phase", "the opener"
+# "the last two phases", "the first 2 phases", "后两个阶段", "前两个阶段", "the middle phase", "the opener",
+# "the closer" / "the finale" / "the last one" (the last phase), 收尾阶段
 _GROUP_EN = r"\b(?:the\s+)?(last|final|first|opening|later|earlier)\s+(two|three|2|3)\s+(?:phases|stages)\b"
 _GROUP_ZH = r"(后|前|最后|头)\s*(两|三|2|3)\s*个?\s*(?:阶段|形态)"
 _COUNT_WORDS = {"two": 2, "three": 3, "2": 2, "3": 3, "两": 2, "三": 3}
@@ -94,6 +95,8 @@ def read_groups(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
     if ctx.count % 2 == 1 and ctx.count > 1:
         text = sub_all(r"\b(?:the\s+)?middle\s+(?:phase|stage|one)\b|中间(?:那个|的)?(?:阶段|那段|那关)",
                        text, lambda m: ctx.add_phase(ctx.count // 2 + 1, r, clause))
+    text = sub_all(r"\b(?:the\s+)?(?:closer|finale|closing\s+(?:bit|part|section|phase)|final\s+one|last\s+one)\b|"
+                   r"收尾(?:的)?(?:阶段|那段)?|结尾(?:的)?(?:阶段|那段)", text, lambda m: ctx.add_phase(ctx.count, r, clause))
     return sub_all(r"\b(?:the\s+)?(?:opener|opening\s+(?:bit|part|section))\b|开场(?:的)?|开头(?:的)?(?=\S)",
                    text, lambda m: ctx.add_phase(1, r, clause))
 
