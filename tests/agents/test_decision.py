@@ -52,3 +52,17 @@ def test_pending_questions() -> None:
     question = pending_question(Pending("range", "15 to 20 bullets", options=(Fraction(15), Fraction(20)),
                                         unit="bullets"))
     assert question == "'15 to 20 bullets' gives two values (15 and 20); which one should GCV verify?"
+
+
+def test_a_number_against_more_or_less_than_now_is_asked_about() -> None:
+    from gcv.agents.offline_requirement import decide
+    from gcv.contract.loading import load_config
+    from tests.conftest import BASELINE_PATH
+
+    base = load_config(BASELINE_PATH)  # phase 3 fires 8 bullets a wave
+    d = decide("phase 3: 6 bullets a wave, more than now", base)
+    assert d.decision == "needs_clarification" and "which value do you want" in d.questions[-1]
+    zh = decide("第三阶段每波6颗子弹，比原来多", base)
+    assert zh.decision == "needs_clarification" and "比现在多" in zh.questions[-1]
+    assert decide("phase 3: 11 bullets a wave, more than now", base).decision == "accepted"  # they agree
+    assert decide("phase 3: 6 bullets a wave, fewer than now", base).decision == "accepted"

@@ -30,7 +30,7 @@ from gcv.agents.offline_requirement.handlers.scope import INSTEAD
 from gcv.agents.offline_requirement.reader import RequestReader
 from gcv.agents.offline_requirement.questions import (UP_DOWN, ZH_PATTERNS, Asked, field_choices, language_of, restate,
                                                       stop, value_choices, which_phase)
-from gcv.agents.offline_requirement.state import Edit, Pending, Reading, phase_summary
+from gcv.agents.offline_requirement.state import Edit, Pending, Reading, has, phase_summary
 from gcv.contract.goal import DesignerConstraints, Goal, ParameterEdit
 from gcv.contract.models import BulletHellConfig
 from gcv.contract.patterns import ROTATING_KINDS, kinds_phrase
@@ -346,6 +346,7 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
             r.ask(_phase_question(r, baseline)[0])
         else:  # constraints only: they are fight-wide
             r.phase_ids = [p.phase_id for p in baseline.phases]
+    _than_now(r, baseline)
     reverse, edits, notes = _rotation(r, baseline)
     fields_set: dict[str, Fraction] = {}
     for e in edits:
@@ -395,6 +396,32 @@ def _decide(r: Reading, baseline: BulletHellConfig, request_text: str) -> Requir
         return RequirementDecision(decision="no_change", goal=goal,
                                    rationale=rationale + ". The baseline already is what the request asks for.")
     return RequirementDecision(decision="accepted", goal=goal, candidate=applied.candidate, rationale=rationale)
+
+
+_THAN_NOW_UP = r"\b(?:more|higher|faster|longer|bigger|larger|wider)\s+than\s+(?:now|before|it\s+is(?:\s+now)?|currently|today)\b|比(?:现在|原来|之前|目前)(?:的)?(?:要)?(?:多|高|快|长|大)"
+_THAN_NOW_DOWN = r"\b(?:fewer|less|lower|slower|shorter|smaller|narrower)\s+than\s+(?:now|before|it\s+is(?:\s+now)?|currently|today)\b|比(?:现在|原来|之前|目前)(?:的)?(?:要)?(?:少|低|慢|短|小)"
+
+
+def _than_now(r: Reading, baseline: BulletHellConfig) -> None:
+    """'10 bullets per wave, more than now' where the phase has 16: the number and the words
+    disagree, so ask which one holds (never take the number against the words)."""
+    up, down = has(_THAN_NOW_UP, r.text), has(_THAN_NOW_DOWN, r.text)
+    if up == down:
+        return
+    for e in r.edits:
+        if e.operation != "set":
+            continue
+        for pid in r.phase_ids:
+            phase = baseline.phase(pid)
+            now = Fraction(repr(float(getattr(phase.pattern, e.field)))) if phase is not None else None
+            if now is not None and ((up and e.value <= now) or (down and e.value >= now)):
+                word, zh = ("more", "多") if up else ("less", "少")
+                r.ask(Asked("contradiction", f"than_now:{e.field}",
+                            f"The request sets {e.field} to {fmt(e.value)} on {pid} and says '{word} than now', but "
+                            f"{pid} has {fmt(now)} now; which value do you want?",
+                            f"请求把 {pid} 的 {e.field} 设为 {fmt(e.value)}，又说“比现在{zh}”，但它现在是 {fmt(now)}；"
+                            "要哪个数值？"))
+                return
 
 
 def _phase_question(r: Reading, baseline: BulletHellConfig) -> list[Asked]:
