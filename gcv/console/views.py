@@ -210,7 +210,8 @@ def progress(ws: Workspace, jobs: Jobs, d: WorkflowDir, state: WorkflowState) ->
         "event_seq": state.event_seq,
         "history": [{"seq": h.seq, "kind": h.kind, "key": h.key, "label": h.label,
                      "lines": [trace_text(line) for line in h.lines],
-                     "start_utc": h.start_utc, "offset": h.offset_words, "duration": h.duration_words}
+                     "start_utc": h.start_utc, "offset": h.offset_words, "duration": h.duration_words,
+                     "offset_seconds": h.offset, "duration_seconds": h.duration}
                     for h in step_history(d)],
     }
 
