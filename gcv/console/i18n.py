@@ -18,6 +18,7 @@ request, and the words a page reads in it (issue 32.3).
 
 from __future__ import annotations
 
+import datetime as dt
 import gettext as gettext_module
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -237,7 +238,7 @@ def ago(ts: float | None, now: float) -> str:
         return time.strftime("%Y-%m-%d", time.gmtime(ts))
     locale = current()
     if locale != DEFAULT_LOCALE:
-        return format_timedelta(-gone, add_direction=True, format="long", locale=locale)
+        return format_timedelta(dt.timedelta(seconds=-gone), add_direction=True, format="long", locale=locale)
     if gone < 3600 - 30:
         return f"{max(1, round(gone / 60))} min ago"
     if gone < 86_400 - 1800:
