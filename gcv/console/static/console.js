@@ -152,6 +152,7 @@ function showHistory(body, rows) {
     h.lines.forEach(function (line) {
       const div = document.createElement("div");
       div.className = "muted small";
+      div.setAttribute("translate", "no");  // the loop's recorded line, not the page's words
       div.textContent = line;
       first.appendChild(div);
     });
