@@ -29,7 +29,7 @@ from gcv.console.context import Console, ConsoleConfig, ConsoleError
 from gcv.console.deps import LoginNeeded, get_console
 from gcv.console.gate import RequestGate
 from gcv.console.refusals import body_of, http_status, message_of
-from gcv.console.i18n import LocaleMiddleware, request_locale, using
+from gcv.console.i18n import LocaleMiddleware, locales, request_locale, translations, using
 from gcv.console.rendering import TPL, localized
 from gcv.console.routes import (api_baselines, api_system, api_workflows, pages_batches, pages_evidence,
                                 pages_registry, pages_session, pages_workflows)
@@ -46,6 +46,8 @@ ROUTERS = (api_system.router, api_workflows.router, api_baselines.router, pages_
 
 def create_app(config: ConsoleConfig) -> FastAPI:
     console = Console(config)
+    for locale in locales():  # every catalog compiled now (once per process): a broken one stops the start
+        translations(locale)
     app = FastAPI(title="GCV console", version=gcv.__version__, docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json",
                   description="The JSON API of `gcv serve`: the same objects as the CLI's --json.")

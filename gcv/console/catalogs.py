@@ -22,6 +22,7 @@ import sys
 from collections.abc import Iterable
 from io import BytesIO
 from pathlib import Path
+from typing import get_args
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -53,8 +54,6 @@ WIDTH = 100
 
 def vocabulary() -> list[tuple[str, str]]:
     """(message, where it comes from) of the words the pages show that the code holds as data."""
-    from typing import get_args
-
     words: list[tuple[str, str]] = []
 
     def add(items: Iterable[str], where: str) -> None:
