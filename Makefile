@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 PIP_COMPILE := CUSTOM_COMPILE_COMMAND="make lock" $(BIN)/pip-compile --quiet --no-emit-index-url \
 	--no-emit-find-links --no-emit-trusted-host --strip-extras --allow-unsafe
 
-.PHONY: demo test test-fast bench vectors schemas lock clean
+.PHONY: demo test test-fast bench vectors schemas catalogs lock clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,11 @@ vectors: $(DEMO_STAMP)
 
 schemas: $(DEMO_STAMP)
 	$(BIN)/gcv schema export
+
+# the console's message catalogs (docs/console.md "Languages"): Babel extracts the messages of
+# babel.cfg's files into gcv/console/locale/messages.pot and updates each locale's messages.po
+catalogs: $(DEMO_STAMP)
+	$(BIN)/python -m gcv.console.catalogs --write
 
 # after editing the dependencies in pyproject.toml (pins kept where still valid; add
 # PIP_COMPILE_ARGS=--upgrade to move every pin to the newest allowed release)

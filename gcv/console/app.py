@@ -29,7 +29,8 @@ from gcv.console.context import Console, ConsoleConfig, ConsoleError
 from gcv.console.deps import LoginNeeded, get_console
 from gcv.console.gate import RequestGate
 from gcv.console.refusals import body_of, http_status, message_of
-from gcv.console.rendering import TPL
+from gcv.console.i18n import LocaleMiddleware, locales, request_locale, translations, using
+from gcv.console.rendering import TPL, localized
 from gcv.console.routes import (api_baselines, api_system, api_workflows, pages_batches, pages_compare,
                                 pages_evidence, pages_registry, pages_session, pages_workflows)
 from gcv.console.security import SecurityMiddleware
@@ -46,6 +47,8 @@ ROUTERS = (api_system.router, api_workflows.router, api_baselines.router, pages_
 
 def create_app(config: ConsoleConfig) -> FastAPI:
     console = Console(config)
+    for locale in locales():  # every catalog compiled now (once per process): a broken one stops the start
+        translations(locale)
     app = FastAPI(title="GCV console", version=gcv.__version__, docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json",
                   description="The JSON API of `gcv serve`: the same objects as the CLI's --json.")
@@ -57,6 +60,8 @@ def create_app(config: ConsoleConfig) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     # then who is asking, CSRF and the body's size, from the headers, before any body is read
     app.add_middleware(RequestGate, console=console)
+    # the request's language, from its headers (the user's cookie, Accept-Language): gcv.console.i18n
+    app.add_middleware(LocaleMiddleware)
     # outermost: Host/Origin are checked before anything else runs
     app.add_middleware(SecurityMiddleware, origins=console.origins)
     return app
@@ -78,9 +83,11 @@ def error(request: Request, status: int, message: str, **extra: Any) -> Response
     except ConsoleError:
         pass
     user = caller.user if caller else None
-    return TPL.TemplateResponse(request, "error.html", {"status": status, "message": message, "me": user,
-                                                        "may": {}, "csrf": "", "users_mode": console.users is not None},
-                                status_code=status)
+    # in the request's language also for the last-resort handler, which runs outside LocaleMiddleware
+    with using(request_locale(request)):
+        return localized(TPL.TemplateResponse(request, "error.html", {
+            "status": status, "message": message, "me": user, "may": {}, "csrf": "",
+            "users_mode": console.users is not None}, status_code=status))
 
 
 async def on_console_error(request: Request, exc: Exception) -> Response:

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from engine_runners.registry import all_runners
+from gcv.console import i18n
+from gcv.console.i18n import N_, _, tr
 from gcv.console.jobs import Jobs, lock_holder
 from gcv.contract.models import BulletHellConfig, Targets
 from gcv.contract.names import field_label, phase_name, value_with_unit
@@ -54,25 +56,17 @@ def utc(ts: float | None) -> str:
 
 
 def ago(ts: float | None, now: float) -> str:
-    """How long ago, in the words a person reads ("just now", "5 min ago", "3 h ago", "2 days ago")."""
-    if ts is None:
-        return "-"
-    gone = max(0.0, now - ts)
-    if gone < 45:
-        return "just now"
-    if gone < 3600 - 30:
-        return f"{max(1, round(gone / 60))} min ago"
-    if gone < 86_400 - 1800:
-        return f"{round(gone / 3600)} h ago"
-    days = max(1, round(gone / 86_400))
-    return f"{days} day{'s' if days != 1 else ''} ago" if days < 60 else time.strftime("%Y-%m-%d", time.gmtime(ts))
+    """How long ago, in the words a person reads in the request's language (``gcv.console.i18n.ago``:
+    "just now", "5 min ago", "3 h ago", "2 days ago"; Babel's "5分钟前" in Chinese)."""
+    return i18n.ago(ts, now)
 
 
 # the authorize form's number inputs: (form field, the Budgets field, label, step)
-BUDGET_INPUTS = (("max_runs", "max_candidate_runs", "candidate runs", 1),
-                 ("max_model_calls", "max_model_calls", "model calls", 1),
-                 ("max_tokens", "max_tokens", "tokens", 1000),
-                 ("deadline", "deadline_seconds", "deadline (s after authorization)", 1))
+# (the labels are msgids: the page shows them in its language)
+BUDGET_INPUTS = (("max_runs", "max_candidate_runs", N_("candidate runs"), 1),
+                 ("max_model_calls", "max_model_calls", N_("model calls"), 1),
+                 ("max_tokens", "max_tokens", N_("tokens"), 1000),
+                 ("deadline", "deadline_seconds", N_("deadline (s after authorization)"), 1))
 
 
 def budget_inputs(state: WorkflowState, *, grow: bool = False) -> list[dict[str, Any]]:
@@ -123,8 +117,12 @@ def _plain(value: Any) -> Any:
 def changeable(config: BulletHellConfig) -> dict[str, Any]:
     """What a change request may change in ``config`` (the safety layer's rule: each phase's
     pattern within the contract's ranges, and the targets, stricter only), in human names and
-    units, with today's value of each."""
+    units, with today's value of each, in the request's language."""
     ids = [p.phase_id for p in config.phases]
+
+    def unit(path: str, value: Any) -> str:
+        return value_with_unit(path, value, tr)
+
     phases = []
     for i, phase in enumerate(config.phases):
         rows = []
@@ -132,32 +130,33 @@ def changeable(config: BulletHellConfig) -> dict[str, Any]:
             path = f"$.phases[{i}].pattern.{name}"
             value = getattr(phase.pattern, name)
             if name == "type":
-                now, allowed = PATTERNS[value].label, ", ".join(spec.label for spec in PATTERNS.values())
+                now, allowed = tr(PATTERNS[value].label), ", ".join(tr(spec.label) for spec in PATTERNS.values())
             elif name == "bidirectional":
-                now, allowed = value_with_unit(path, value), "yes or no"
+                now, allowed = unit(path, value), _("yes or no")
             else:
                 lo, hi = PATTERN_RANGES[name]
-                now = value_with_unit(path, value)
-                allowed = f"{value_with_unit(path, _plain(lo))} to {value_with_unit(path, _plain(hi))}"
-            rows.append({"path": path, "label": field_label(path, ids).split(" · ", 1)[1], "now": now,
+                now = unit(path, value)
+                allowed = _("%(low)s to %(high)s") % {"low": unit(path, _plain(lo)), "high": unit(path, _plain(hi))}
+            rows.append({"path": path, "label": field_label(path, ids, tr).split(" · ", 1)[1], "now": now,
                          "allowed": allowed})
-        phases.append({"name": phase_name(i, ids), "title": phase.title, "phase_id": phase.phase_id,
-                       "starts": value_with_unit(f"$.phases[{i}].trigger_boss_hp_below", phase.trigger_boss_hp_below),
+        phases.append({"name": phase_name(i, ids, tr), "title": phase.title, "phase_id": phase.phase_id,
+                       "starts": unit(f"$.phases[{i}].trigger_boss_hp_below", phase.trigger_boss_hp_below),
                        "first": i == 0, "fields": rows})
     targets = []
-    for name, (direction, limit, _) in TARGET_RULES.items():
+    for name, (direction, limit, _rule) in TARGET_RULES.items():
         path = f"$.targets.{name}"
         value = getattr(config.targets, name)
         if isinstance(value, bool):
-            how = "stays on" if value else "can be turned on"
+            how = _("stays on") if value else _("can be turned on")
         else:
             lo, hi = model_bounds(Targets, name)
-            bound = value_with_unit(path, _plain(lo if direction < 0 else hi))
-            how = (f"lower only (down to {bound})" if direction < 0 else f"higher only (up to {bound})")
+            bound = unit(path, _plain(lo if direction < 0 else hi))
+            how = (_("lower only (down to %(bound)s)") if direction < 0
+                   else _("higher only (up to %(bound)s)")) % {"bound": bound}
             if limit is not None:
-                how += f"; the hard limit is {value_with_unit(path, getattr(config.limits, limit))}"
-        targets.append({"path": path, "label": field_label(path, ids).split(" · ", 1)[1],
-                        "now": value_with_unit(path, value), "allowed": how})
+                how += _("; the hard limit is %(limit)s") % {"limit": unit(path, getattr(config.limits, limit))}
+        targets.append({"path": path, "label": field_label(path, ids, tr).split(" · ", 1)[1],
+                        "now": unit(path, value), "allowed": how})
     return {"phases": phases, "targets": targets}
 
 
@@ -211,7 +210,8 @@ def progress(ws: Workspace, jobs: Jobs, d: WorkflowDir, state: WorkflowState) ->
         "event_seq": state.event_seq,
         "history": [{"seq": h.seq, "kind": h.kind, "key": h.key, "label": h.label,
                      "lines": [trace_text(line) for line in h.lines],
-                     "start_utc": h.start_utc, "offset": h.offset_words, "duration": h.duration_words}
+                     "start_utc": h.start_utc, "offset": h.offset_words, "duration": h.duration_words,
+                     "offset_seconds": h.offset, "duration_seconds": h.duration}
                     for h in step_history(d)],
     }
 
@@ -272,8 +272,12 @@ def metrics(d: WorkflowDir, state: WorkflowState) -> list[dict[str, Any]]:
         ticks = survived_ticks(tel)  # never longer than the fight ran
         return None if ticks is None else f"{ticks} ({seconds_text(ticks)})"
 
-    return [{"name": "survival (ticks)" if k == "survival_ticks" else k, "baseline": figure(base, k),
-             "candidate": figure(cand, k)} for k in keys]
+    # in English the telemetry's own keys (as the report and the CLI name them); the catalog words them
+    names = {"status": N_("status"), "survival_ticks": N_("survival (ticks)"),
+             "peak_alive_bullets": N_("peak_alive_bullets"), "player_hits": N_("player_hits"),
+             "low_fps": N_("low_fps"), "phases_reached": N_("phases_reached"),
+             "total_bullets_spawned": N_("total_bullets_spawned"), "grazes": N_("grazes")}
+    return [{"name": tr(names[k]), "baseline": figure(base, k), "candidate": figure(cand, k)} for k in keys]
 
 
 def candidates(state: WorkflowState) -> list[dict[str, Any]]:
@@ -282,14 +286,15 @@ def candidates(state: WorkflowState) -> list[dict[str, Any]]:
     out = []
     for r in state.rounds:
         if r.prescreen_failed:
-            text, tone = (f"pre-screened: failed {', '.join(r.prescreen_failed)} in the reference simulator, "
-                          "not run in the engine"), "warn"
+            text, tone = _("pre-screened: failed %(checks)s in the reference simulator, not run in the engine") % {
+                "checks": ", ".join(r.prescreen_failed)}, "warn"
         elif r.run is not None:
-            parity = "; parity ok (gameplay equals the reference pre-screen)" if r.prescreen is not None else ""
-            text, tone = f"engine run on {r.run.engine} ({'ok' if r.run.ok else 'failed'}){parity}", \
-                "ok" if r.run.ok else "bad"
+            parity = _("; parity ok (gameplay equals the reference pre-screen)") if r.prescreen is not None else ""
+            text = (_("engine run on %(engine)s (ok)") if r.run.ok else _("engine run on %(engine)s (failed)")) % {
+                "engine": r.run.engine} + parity
+            tone = "ok" if r.run.ok else "bad"
         else:
-            text, tone = "not run", "neutral"
+            text, tone = _("not run"), "neutral"
         out.append({"round": r.round, "origin": r.origin, "text": text, "tone": tone, "passed": r.passed})
     return out
 

@@ -7,12 +7,16 @@ person reads (the CLI's human output, the console, the report) a field is named 
 and the phase ids (``phase_2``) count them; a phase whose id is not ``phase_N`` for its
 position also shows its id. The units are the contract's own (``gcv.contract.models``: speeds
 in units per second, times in seconds unless the name says ``_ms``, angles in degrees).
+
+Each function takes ``tr``, the words' translator of a caller that speaks another language
+(the console passes its catalog's ``gettext``; the words of ``FIELDS`` and ``SECTIONS`` are in
+its catalog): the default keeps them English.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 # field -> (words, unit); a field not listed is named from its key (underscores as spaces,
@@ -49,6 +53,13 @@ FIELDS: dict[str, tuple[str, str | None]] = {
     "require_dodgeable": ("proven dodgeable", None),
 }
 SECTIONS = {"scenario": "Scenario", "player": "Player", "boss": "Boss", "limits": "Limits", "targets": "Targets"}
+Words = Callable[[str], str]
+
+
+def _same(text: str) -> str:
+    return text
+
+
 _SUFFIXES = (("_ms", "ms"), ("_seconds", "s"), ("_deg", "°"))
 _PATH = re.compile(r"^\$?\.?(?P<rest>.*)$")
 _PHASE = re.compile(r"^phases\[(?P<index>\d+|\*)\](?:\.(?P<rest>.*))?$")
@@ -69,15 +80,15 @@ def field_unit(path: str) -> str | None:
     return _words(key)[1]
 
 
-def phase_name(index: int, phase_ids: Sequence[str] | None = None) -> str:
+def phase_name(index: int, phase_ids: Sequence[str] | None = None, tr: Words = _same) -> str:
     """``Phase 2`` for index 1; with the phase's id when it is not ``phase_2``."""
-    name = f"Phase {index + 1}"
+    name = tr("Phase %(number)s") % {"number": index + 1}
     if phase_ids is not None and index < len(phase_ids) and phase_ids[index] != f"phase_{index + 1}":
         name += f" ({phase_ids[index]})"
     return name
 
 
-def field_label(path: str, phase_ids: Sequence[str] | None = None) -> str:
+def field_label(path: str, phase_ids: Sequence[str] | None = None, tr: Words = _same) -> str:
     """A JSON path of the contract as a person reads it:
     ``$.phases[1].pattern.bullets_per_wave`` -> ``Phase 2 · bullets per wave``,
     ``$.player.move_speed`` -> ``Player · move speed``. A path it does not know comes back as
@@ -88,40 +99,40 @@ def field_label(path: str, phase_ids: Sequence[str] | None = None) -> str:
     if phase is not None:
         inner = phase["rest"]
         # ``phases[*]``: a rule or an issue about the field in every phase
-        head = "Every phase" if phase["index"] == "*" else phase_name(int(phase["index"]), phase_ids)
+        head = tr("Every phase") if phase["index"] == "*" else phase_name(int(phase["index"]), phase_ids, tr)
         if not inner:
             return head
         key = inner.removeprefix("pattern.")
         if "." in key or "[" in key:
             return path
-        return f"{head} · {_words(key)[0]}"
+        return f"{head} · {tr(_words(key)[0])}"
     section, _, key = text.partition(".")
     if section in SECTIONS and key and "." not in key:
-        return f"{SECTIONS[section]} · {_words(key)[0]}"
+        return f"{tr(SECTIONS[section])} · {tr(_words(key)[0])}"
     if section in SECTIONS and key.startswith(("position.", "start_position.")):
         where, _, axis = key.partition(".")
-        return f"{SECTIONS[section]} · {where.replace('_', ' ')} {axis}"
+        return f"{tr(SECTIONS[section])} · {tr(where.replace('_', ' '))} {axis}"
     if text == "name":
-        return "Name"
+        return tr("Name")
     return path
 
 
 _IN_TEXT = re.compile(r"\$\.[A-Za-z_][A-Za-z0-9_]*(?:\[(?:\d+|\*)\]|\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
-def names_in(text: str) -> str:
+def names_in(text: str, tr: Words = _same) -> str:
     """Every contract path in a sentence (a trace line, a trade-off's title) as its name:
     ``REDUCE_BULLET_SPEED on phase_2: $.phases[1].pattern.bullet_speed 3.6 -> 2.34`` reads
     ``... phase_2: Phase 2 · bullet speed 3.6 -> 2.34``; a path without a name stays."""
-    return _IN_TEXT.sub(lambda m: field_label(m.group(0)), text)
+    return _IN_TEXT.sub(lambda m: field_label(m.group(0), tr=tr), text)
 
 
-def value_with_unit(path: str, value: Any) -> str:
+def value_with_unit(path: str, value: Any, tr: Words = _same) -> str:
     """``595`` at a ``wave_interval_ms`` path is ``595 ms``; flags are ``yes`` / ``no``."""
     if value is None:
         return "-"
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return tr("yes") if value else tr("no")
     unit = field_unit(path)
     if isinstance(value, float):
         shown = f"{value:.6g}"
@@ -131,7 +142,7 @@ def value_with_unit(path: str, value: Any) -> str:
         return shown
     if unit == "ratio":
         return f"{value * 100:.4g}%"
-    return f"{shown}°" if unit == "°" else f"{shown} {unit}"
+    return f"{shown}°" if unit == "°" else f"{shown} {tr(unit)}"
 
 
 

@@ -11,9 +11,17 @@ a person reads at most the ticks the fight lasted, and "the whole fight" when it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final, TypeGuard
 
 from gcv.evaluation.models import Check
+
+Words = Callable[[str], str]  # a caller's translator of these words (the console's catalog has them)
+
+
+def _same(text: str) -> str:
+    return text
+
 
 # The simulation's fixed rate (``gcv.sim.fixed.TICK_HZ``, docs/simulation.md), spelt here so that
 # reading a workflow (``gcv status``) imports no simulator; tests/evaluation/test_display.py holds
@@ -37,16 +45,16 @@ def _number(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def seconds_text(ticks: int | float) -> str:
+def seconds_text(ticks: int | float, tr: Words = _same) -> str:
     """Ticks at the simulation's fixed rate as seconds a person reads: 2155 -> ``35.9 s``."""
-    return f"{ticks / TICK_HZ:.1f} s"
+    return f"{ticks / TICK_HZ:.1f} {tr('s')}"
 
 
-def ticks_text(ticks: Any) -> str:
+def ticks_text(ticks: Any, tr: Words = _same) -> str:
     """``2160 ticks (36.0 s)``; anything not a number as it is (``-`` for none)."""
     if not _number(ticks):
         return "-" if ticks is None else str(ticks)
-    return f"{ticks:g} ticks ({seconds_text(ticks)})"
+    return tr("%(ticks)s ticks (%(seconds)s)") % {"ticks": f"{ticks:g}", "seconds": seconds_text(ticks, tr)}
 
 
 def _figure(value: Any) -> str:
@@ -69,7 +77,7 @@ def survived_ticks(tel: dict[str, Any] | None) -> int | None:
     return int(min(surv, ran)) if _number(ran) else int(surv)
 
 
-def survival_text(tel: dict[str, Any] | None) -> str:
+def survival_text(tel: dict[str, Any] | None, tr: Words = _same) -> str:
     """Survival as a person reads it: ``the whole fight (boss defeated at 35.9 s)`` for a run
     that completed, else ``1234 ticks (20.6 s)`` (never more than the fight lasted)."""
     shown = survived_ticks(tel)
@@ -77,9 +85,10 @@ def survival_text(tel: dict[str, Any] | None) -> str:
         return "-"
     if tel.get("status") == "completed":
         ran = tel.get("ticks")
-        how = END_WORDS.get(str(tel.get("end_reason")), str(tel.get("end_reason") or "ended"))
-        return f"the whole fight ({how} at {seconds_text(ran)})" if _number(ran) else "the whole fight"
-    return ticks_text(shown)
+        how = tr(END_WORDS.get(str(tel.get("end_reason")), str(tel.get("end_reason") or "ended")))
+        return (tr("the whole fight (%(how)s at %(when)s)") % {"how": how, "when": seconds_text(ran, tr)}
+                if _number(ran) else tr("the whole fight"))
+    return ticks_text(shown, tr)
 
 
 def _data(check: Check | dict[str, Any]) -> dict[str, Any]:

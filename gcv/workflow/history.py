@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from gcv.contract.names import Words
 from gcv.contract.status import Status
 from gcv.workflow.events import CreatedEvent, Event, StepEvent, TraceEvent, TransitionEvent
 
@@ -45,19 +46,25 @@ class HistoryStep:
         return "—" if self.duration is None else duration_words(self.duration)
 
 
-def step_label(step: str) -> str:
-    """An activity key in words: ``run:candidate:2`` -> "run candidate 2"."""
+def _same(text: str) -> str:
+    return text
+
+
+def step_label(step: str, tr: Words = _same) -> str:
+    """An activity key in words: ``run:candidate:2`` -> "run candidate 2" (``tr``: the words'
+    translator of a caller that speaks another language; the console's catalog has them)."""
     head, _, rest = step.partition(":")
     if head == "requirement":
-        return "requirement agent reads the request" + (f" (reading {rest})" if rest else "")
+        return (tr("requirement agent reads the request (reading %(answer)s)") % {"answer": rest} if rest
+                else tr("requirement agent reads the request"))
     if head == "run" and rest == "baseline":
-        return "run the baseline"
+        return tr("run the baseline")
     if head == "run" and rest.startswith("candidate:"):
-        return f"run candidate {rest.split(':', 1)[1]}"
+        return tr("run candidate %(number)s") % {"number": rest.split(":", 1)[1]}
     if head == "review":
-        return f"review agent judges round {rest}" if rest else "review agent"
+        return tr("review agent judges round %(round)s") % {"round": rest} if rest else tr("review agent")
     if head == "population":
-        return f"bot population ({rest})" if rest else "bot population"
+        return tr("bot population (%(which)s)") % {"which": rest} if rest else tr("bot population")
     return step
 
 
@@ -95,16 +102,18 @@ def utc_time(ts: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(ts)) + f".{int(ts * 1000) % 1000:03d}Z"
 
 
-def duration_words(seconds: float) -> str:
-    """``0.42 s``, ``12.30 s``, ``3 min 05 s``, ``2 h 03 min``, ``3 d 04 h``."""
+def duration_words(seconds: float, tr: Words = _same) -> str:
+    """``0.42 s``, ``12.30 s``, ``3 min 05 s``, ``2 h 03 min``, ``3 d 04 h`` (``tr`` translates
+    the units)."""
+    s, m, h, d = tr("s"), tr("min"), tr("h"), tr("d")
     if seconds < 60:
-        return f"{seconds:.2f} s"
+        return f"{seconds:.2f} {s}"
     whole = int(seconds)
     if whole < 3600:
-        return f"{whole // 60} min {whole % 60:02d} s"
+        return f"{whole // 60} {m} {whole % 60:02d} {s}"
     if whole < 86400:
-        return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
-    return f"{whole // 86400} d {whole % 86400 // 3600:02d} h"
+        return f"{whole // 3600} {h} {whole % 3600 // 60:02d} {m}"
+    return f"{whole // 86400} {d} {whole % 86400 // 3600:02d} {h}"
 
 
 __all__ = ["HistoryStep", "history", "step_label", "duration_words", "utc_time"]

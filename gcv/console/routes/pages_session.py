@@ -1,4 +1,5 @@
-"""Signing in and out (``/login``, ``/logout``) and the home redirect."""
+"""Signing in and out (``/login``, ``/logout``), the user's language (``/language``) and the home
+redirect."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from gcv.console import i18n
 from gcv.console.deps import ConsoleDep, PageCaller, PageForm
-from gcv.console.rendering import TPL, back
+from gcv.console.rendering import TPL, back, localized
 from gcv.console.security import SESSION_COOKIE
 from gcv.console.users import clean_name
 
@@ -28,8 +30,9 @@ def home() -> RedirectResponse:
 
 @router.get("/login")
 def login_form(request: Request, console: ConsoleDep, next: str = "/workflows", error: str = "") -> HTMLResponse:
-    return TPL.TemplateResponse(request, "login.html", {"me": None, "may": {}, "csrf": "", "next": safe_next(next),
-                                                        "error": error, "users_mode": console.users is not None})
+    return localized(TPL.TemplateResponse(request, "login.html", {
+        "me": None, "may": {}, "csrf": "", "next": safe_next(next), "error": error,
+        "users_mode": console.users is not None}))
 
 
 @router.post("/login")
@@ -40,11 +43,11 @@ async def login(request: Request, console: ConsoleDep) -> Response:
         try:
             name = clean_name(str(form.get("name") or ""))
         except ValueError as exc:
-            return back("/login", next=target, error=f"name: {exc}")
+            return back("/login", next=target, error=i18n._("name: %(problem)s") % {"problem": i18n.tr(str(exc))})
     else:
         user = console.users.find(str(form.get("token") or "").strip())
         if user is None:
-            return back("/login", next=target, error="unknown token")
+            return back("/login", next=target, error=i18n._("unknown token"))
         name = user.name
     response = RedirectResponse(target, status_code=303)
     cookie = await run_in_threadpool(console.sessions.new, name)
@@ -61,4 +64,24 @@ async def logout(console: ConsoleDep, caller: PageCaller, form: PageForm) -> Res
     return response
 
 
-__all__ = ["router", "safe_next"]
+@router.post("/language")
+async def language(console: ConsoleDep, caller: PageCaller, form: PageForm) -> Response:
+    """The signed-in user's language: kept in a cookie of this browser (``gcv_lang``), the
+    browser's own (``Accept-Language``) when none is chosen; back to the page the form was on."""
+    chosen = form.get("lang", "").strip()
+    target = safe_next(form.get("next"))
+    if chosen and chosen not in i18n.locales():
+        return back("/workflows", error=i18n._("lang: %(given)s is not a language of this console; allowed: "
+                                               "%(allowed)s") % {"given": chosen[:40],
+                                                                 "allowed": ", ".join(i18n.locales())})
+    response = RedirectResponse(target, status_code=303)
+    if chosen:
+        response.set_cookie(i18n.LANG_COOKIE, chosen, max_age=i18n.LANG_COOKIE_SECONDS, httponly=True,
+                            samesite="strict", path="/", secure=console.config.tls)
+    else:
+        response.delete_cookie(i18n.LANG_COOKIE, path="/", httponly=True, samesite="strict",
+                               secure=console.config.tls)
+    return response
+
+
+__all__ = ["router", "safe_next", "language"]

@@ -138,13 +138,13 @@ def needs_roles(caller_roles: frozenset[str] | None, needs: str) -> tuple[str, .
 
 @router.get("/workflows")
 def workflows(request: Request, console: ConsoleDep, caller: PageCaller, status: str = "", actor: str = "",
-              since: str = "", until: str = "", q: str = "", needs: str = "", page_no: int = 1) -> HTMLResponse:
+              since: str = "", until: str = "", q: str = "", needs: str = "", page_no: int = 1,
+              error: str = "") -> HTMLResponse:
     roles = needs_roles(caller.user.roles if caller.user else None, needs)
     if roles is None:
         needs = ""
     try:
         f = actions.list_filter(status, actor, since, until, q, needs=roles)
-        error = ""
     except ConsoleError as exc:
         f, error = actions.list_filter(status, actor, None, None, q, needs=roles), exc.message
     total = console.ws.count_workflows(f)

@@ -1,7 +1,27 @@
 // GCV console: live progress (server-sent events), the fight viewer, the phone-width menu and
 // the decision form's note. No inline script:
 // the pages carry their data in data- attributes and this file (served by the console) reads them.
+// Nor any English of its own: every word it writes comes from the page's #console-words block,
+// in the page's language (gcv/console/templates/base.html; docs/console.md "Languages").
 "use strict";
+
+const WORDS = (function () {
+  const block = document.getElementById("console-words");
+  try { return block ? JSON.parse(block.textContent) : {}; } catch (e) { return {}; }
+})();
+
+// a page's word with its {name} placeholders filled in (the key itself when the page has none)
+function say(key, values) {
+  const text = typeof WORDS[key] === "string" ? WORDS[key] : key;
+  return text.replace(/\{(\w+)\}/g, function (all, name) {
+    return values && values[name] !== undefined ? String(values[name]) : all;
+  });
+}
+
+// the live stream's status title is the API's (English): the page's own title for the value
+function statusTitle(status) {
+  return (WORDS.statuses && WORDS.statuses[status.value]) || status.title;
+}
 
 function csrfToken() {
   const meta = document.querySelector('meta[name="csrf-token"]');
@@ -28,8 +48,8 @@ function startLive(section) {
     try { data = JSON.parse(msg.data); } catch (e) { return; }
     if (data.kind === "event") {
       const ev = data.event;
-      if (ev.type === "step" && stepText && section.dataset.running === "1") stepText.textContent = "step " + ev.data.step;
-      if (note) note.textContent = "event " + ev.seq + ": " + ev.type + (ev.to ? " -> " + ev.to : "");
+      if (ev.type === "step" && stepText && section.dataset.running === "1") stepText.textContent = say("step", {n: ev.data.step});
+      if (note) note.textContent = say("event", {seq: ev.seq, type: ev.type}) + (ev.to ? " -> " + ev.to : "");
     } else if (data.kind === "progress") {
       if (trace) {
         for (let i = shown; i < data.trace.length; i++) {
@@ -41,18 +61,17 @@ function startLive(section) {
         shown = Math.max(shown, data.trace.length);
       }
       if (history && data.history) showHistory(history, data.history);
-      if (statusText) statusText.textContent = data.status.title;
+      if (statusText) statusText.textContent = statusTitle(data.status);
       if (badge) {
-        badge.textContent = data.status.title;
+        badge.textContent = statusTitle(data.status);
         badge.className = "badge tone-" + data.status.tone;
         badge.dataset.status = data.status.value;
       }
-      if (stepText) stepText.textContent = data.status.running && data.step ? "step " + data.step.step : "";
-      const meters = {"candidate runs": data.usage.candidate_runs, "model calls": data.usage.model_calls,
+      if (stepText) stepText.textContent = data.status.running && data.step ? say("step", {n: data.step.step}) : "";
+      const meters = {"candidate_runs": data.usage.candidate_runs, "model_calls": data.usage.model_calls,
                       "tokens": data.usage.tokens};
-      document.querySelectorAll(".meter").forEach(function (m) {
-        const label = m.querySelector(".label").textContent;
-        const pair = meters[label];
+      document.querySelectorAll(".meter[data-key]").forEach(function (m) {
+        const pair = meters[m.dataset.key];
         if (!pair) return;
         m.querySelector("meter").value = pair[0];
         m.querySelector(".value").textContent = pair[0] + " / " + pair[1];
@@ -65,7 +84,7 @@ function startLive(section) {
       if (data.status.running) {
         // the loop runs (started here or with gcv): the forms of the waiting state no longer apply
         document.querySelectorAll("[data-while-waiting]").forEach(function (el) { el.hidden = true; });
-        if (note && !wasRunning) note.textContent = "running" + (data.holder ? " (" + data.holder + ")" : "");
+        if (note && !wasRunning) note.textContent = data.holder ? say("running_in", {holder: data.holder}) : say("running");
       }
       if (changed && !data.status.running) {
         // the loop now waits for a person, or someone (here or with gcv) decided: show the forms
@@ -78,6 +97,34 @@ function startLive(section) {
       source.close();
     }
   };
+}
+
+// a history row's words as the page words them (gcv/console/rendering.py step_words, after
+// gcv/workflow/history.py step_label): a status's title, or the step's words by its activity key
+function stepWords(h) {
+  const w = WORDS.history || {};
+  const fill = function (text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values[name] !== undefined ? values[name] : all; });
+  };
+  if (h.kind === "status") return (WORDS.statuses && WORDS.statuses[h.key]) || h.label;
+  const i = h.key.indexOf(":"), head = i < 0 ? h.key : h.key.slice(0, i), rest = i < 0 ? "" : h.key.slice(i + 1);
+  if (head === "requirement" && w.requirement) return rest ? fill(w.requirement_n, {answer: rest}) : w.requirement;
+  if (head === "run" && rest === "baseline" && w.baseline) return w.baseline;
+  if (head === "run" && rest.indexOf("candidate:") === 0 && w.candidate) return fill(w.candidate, {number: rest.slice(10)});
+  if (head === "review" && w.review) return rest ? fill(w.review_n, {round: rest}) : w.review;
+  if (head === "population" && w.population) return rest ? fill(w.population_n, {which: rest}) : w.population;
+  return h.label;
+}
+
+// seconds as gcv/workflow/history.py duration_words says them, in the page's units
+function durationWords(seconds) {
+  const u = (WORDS.history && WORDS.history.units) || {s: "s", min: "min", h: "h", d: "d"};
+  const two = function (n) { return String(n).padStart(2, "0"); };
+  if (seconds < 60) return seconds.toFixed(2) + " " + u.s;
+  const whole = Math.floor(seconds);
+  if (whole < 3600) return Math.floor(whole / 60) + " " + u.min + " " + two(whole % 60) + " " + u.s;
+  if (whole < 86400) return Math.floor(whole / 3600) + " " + u.h + " " + two(Math.floor(whole % 3600 / 60)) + " " + u.min;
+  return Math.floor(whole / 86400) + " " + u.d + " " + two(Math.floor(whole % 86400 / 3600)) + " " + u.h;
 }
 
 // the history table (the server's rows, gcv/workflow/history.py): redrawn as the steps arrive
@@ -94,7 +141,7 @@ function showHistory(body, rows) {
     const tr = document.createElement("tr");
     tr.dataset.seq = h.seq;
     tr.className = h.kind;
-    const first = cell(tr, h.label);
+    const first = cell(tr, stepWords(h));
     if (h.kind === "step") {
       const key = document.createElement("span");
       key.className = "muted small mono";
@@ -105,12 +152,14 @@ function showHistory(body, rows) {
     h.lines.forEach(function (line) {
       const div = document.createElement("div");
       div.className = "muted small";
+      div.setAttribute("translate", "no");  // the loop's recorded line, not the page's words
       div.textContent = line;
       first.appendChild(div);
     });
     cell(tr, h.start_utc, "mono small nowrap");
-    cell(tr, h.offset, "num");
-    cell(tr, h.duration, "num duration");
+    cell(tr, typeof h.offset_seconds === "number" ? "+" + durationWords(h.offset_seconds) : h.offset, "num");
+    cell(tr, typeof h.duration_seconds === "number" ? durationWords(h.duration_seconds)
+                                                    : (h.duration_seconds === null ? "\u2014" : h.duration), "num duration");
     fresh.appendChild(tr);
   });
   body.replaceChildren(fresh);
@@ -184,8 +233,8 @@ function drawFight(canvas, data, tick, byBullet) {
   data.phases.forEach(function (p) { if (p.start_tick <= t) phase = p.phase_id; });
   const sec = Math.floor(t / data.tick_hz), hund = Math.floor((t % data.tick_hz) * 100 / data.tick_hz);
   ctx.fillStyle = TEXT; ctx.font = "14px sans-serif"; ctx.textBaseline = "top";
-  ctx.fillText("t " + sec + "." + String(hund).padStart(2, "0") + "s  tick " + t + "  " + phase + "  alive " + alive +
-               "  boss " + data.boss_health[t] + (hit ? "  HIT" : ""), 8, 7);
+  ctx.fillText(say("hud", {time: sec + "." + String(hund).padStart(2, "0"), tick: t, phase: phase, alive: alive,
+                           boss: data.boss_health[t]}) + (hit ? "  " + say("hud_hit") : ""), 8, 7);
 }
 
 function startViewer(root) {
@@ -207,7 +256,7 @@ function startViewer(root) {
     tick = Math.max(0, Math.min(max, t | 0));
     slider.value = tick;
     number.value = tick;
-    time.textContent = (tick / hz).toFixed(2) + " s";
+    time.textContent = say("seconds", {seconds: (tick / hz).toFixed(2)});
     root.dataset.tick = tick;
     figures.forEach(function (fig) {
       const data = runs[fig.dataset.side];
@@ -217,7 +266,7 @@ function startViewer(root) {
       if (canvas.dataset.tick === String(at)) return;  // this side's fight is over: its last frame stays
       drawFight(canvas, data, at, data.byBullet);
       canvas.dataset.tick = at;
-      canvas.setAttribute("aria-label", fig.dataset.side + " at tick " + at);
+      canvas.setAttribute("aria-label", say("at_tick", {side: fig.dataset.sideName || fig.dataset.side, tick: at}));
     });
   }
   function anchor() { anchorTick = tick; anchorTime = performance.now(); }
@@ -229,11 +278,11 @@ function startViewer(root) {
     frame = requestAnimationFrame(loop);
   }
   function stop() {
-    playing = false; cancelAnimationFrame(frame); play.textContent = "Play"; root.dataset.playing = "0";
+    playing = false; cancelAnimationFrame(frame); play.textContent = say("play"); root.dataset.playing = "0";
   }
   function start() {
     if (tick >= max) show(0);
-    playing = true; play.textContent = "Pause"; root.dataset.playing = "1"; anchor();
+    playing = true; play.textContent = say("pause"); root.dataset.playing = "1"; anchor();
     frame = requestAnimationFrame(loop);
   }
   play.addEventListener("click", function () { if (playing) stop(); else start(); });
@@ -260,13 +309,13 @@ function startViewer(root) {
       const e = document.createElement(tag); e.className = cls; e.dataset.tick = tick; e.textContent = text; return e;
     };
     const label = function (text) { const s = document.createElement("span"); s.className = "muted small"; s.textContent = text; return s; };
-    list.replaceChildren(label("hits: "));
+    list.replaceChildren(label(say("hits") + " "));
     data.hit_ticks.forEach(function (t) {
-      const b = el("button", "hit", t, t + " (" + (t / hz).toFixed(2) + " s)"); b.type = "button"; list.appendChild(b);
-      if (marks) { const m = el("span", "mark", t, ""); m.title = "hit at tick " + t; marks.appendChild(m); }
+      const b = el("button", "hit", t, t + " (" + say("seconds", {seconds: (t / hz).toFixed(2)}) + ")"); b.type = "button"; list.appendChild(b);
+      if (marks) { const m = el("span", "mark", t, ""); m.title = say("hit_at", {tick: t}); marks.appendChild(m); }
     });
-    if (!data.hit_ticks.length) list.appendChild(label("none "));
-    list.appendChild(label(" phases: "));
+    if (!data.hit_ticks.length) list.appendChild(label(say("none") + " "));
+    list.appendChild(label(" " + say("phases") + " "));
     data.phases.forEach(function (p) { const b = el("button", "phase", p.start_tick, p.phase_id); b.type = "button"; list.appendChild(b); });
     bindTicks();
   }
@@ -294,7 +343,7 @@ function startViewer(root) {
     show(tick);
   }).catch(function (err) {
     root.dataset.ready = "error";
-    if (note) note.textContent = "The fight could not be loaded: " + err.message;
+    if (note) note.textContent = say("not_loaded", {error: err.message});
   });
 }
 
