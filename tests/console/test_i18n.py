@@ -265,13 +265,14 @@ def test_a_workflows_pages_in_chinese_leave_no_english_ui_word(local_browser, wo
     assert r.status_code == 303, r.text
     wf = r.headers["location"]
     data = workspace_data(workspace)
-    for path in ("/workflows", wf, "/new", "/baselines", "/batches", "/workflows?needs=me", "/workflows?q=nothing"):
+    for path in ("/workflows", wf, "/new", "/baselines", "/batches", "/workflows?needs=me", "/workflows?q=nothing",
+                 "/compare"):
         html = local_browser.get(path).text
         assert '<html lang="zh-Hans">' in html, path
         assert leftover_english(visible_text(html), data) == [], path
     page = local_browser.get(wf).text
     assert "等待授权" in page and "以 ana 的身份批准" in page and "第3阶段 · 每波子弹数" in page
-    assert "需求智能体阅读请求" in page and "候选运行次数" in page
+    assert "需求智能体阅读请求" in page and "候选运行次数" in page and "请求要求的内容" in page  # the intent
     signin = local_browser.get("/login").text
     assert "登录" in signin and leftover_english(visible_text(signin)) == []
 
