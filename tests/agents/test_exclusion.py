@@ -32,3 +32,25 @@ def test_deleting_a_phase_is_no_exclusion() -> None:
 def test_an_exclusion_that_names_no_phase_asks() -> None:
     d = decide("every phase except phase 9 should be denser", BASE)
     assert d.decision == "needs_clarification" and "names no single phase" in d.questions[-1]
+
+
+@pytest.mark.parametrize("text, changed", [
+    ("the petal phase looks fine, just give the spiral 10% faster bullets", ["phase_2"]),
+    ("leave phase 2 untouched and make the rest 10% slower", ["phase_1", "phase_3"]),
+    ("don't touch the ring; everything else gets one more bullet per wave", ["phase_2", "phase_3"]),
+    ("第三阶段保持原样，其余阶段弹速降低10%", ["phase_1", "phase_2"]),
+])
+def test_a_phase_said_to_stay_as_it_is_is_left_out(text: str, changed: list[str]) -> None:
+    d = decide(text, BASE)
+    assert d.decision == "accepted" and d.goal is not None, (text, d.questions)
+    assert d.goal.target_phase_ids == changed
+
+
+@pytest.mark.parametrize("text", ["leave the ring as it is", "第二阶段保持不变"])
+def test_keeping_a_phase_and_nothing_else_is_no_change(text: str) -> None:
+    assert decide(text, BASE).decision == "no_change"
+
+
+def test_a_field_of_a_phase_kept_is_no_exclusion_of_the_phase() -> None:
+    d = decide("don't change phase 3's speed, give it 2 more bullets per wave", BASE)
+    assert d.decision == "accepted" and d.goal is not None and d.goal.target_phase_ids == ["phase_3"]

@@ -46,3 +46,13 @@ def test_the_closer_and_the_finale_are_the_last_phase() -> None:
         d = decide(text, base)
         assert d.decision == "accepted" and d.goal is not None, (text, d.questions)
         assert d.goal.target_phase_ids == phases, text
+
+
+def test_the_first_and_the_last_one_in_chinese() -> None:
+    from gcv.agents.offline_requirement import decide
+    from gcv.contract.loading import load_config
+    from tests.conftest import BASELINE_PATH
+
+    d = decide("第一个和最后一个阶段的子弹速度降低10%", load_config(BASELINE_PATH))
+    assert d.decision == "accepted" and d.goal is not None and d.goal.target_phase_ids == ["phase_1", "phase_3"]
+    assert [e.field for e in d.goal.edits] == ["bullet_speed"]

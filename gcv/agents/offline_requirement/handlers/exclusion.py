@@ -24,6 +24,8 @@ _REF_EN = (rf"(?:the\s+)?(?:(?:phases?|stages?)\s*\d+|p\d\b|(?:{_ORD_WORD})(?:\s
 _REFS_EN = rf"{_REF_EN}(?:\s*(?:,|and|or|&)\s*{_REF_EN})*"
 _REF_ZH = rf"(?:第\s*\d+\s*(?:个)?\s*(?:阶段|形态)?|\d\s*阶段|阶段\s*\d|最后(?:一个)?(?:阶段)?|(?:{_PATTERN_REF})(?:那个|的)?(?:阶段|那段)?)"
 _REFS_ZH = rf"{_REF_ZH}(?:\s*(?:、|和|与|及|或)\s*{_REF_ZH})*"
+# the phase as a whole, not one of its fields ("don't touch phase 1's speed" names a field)
+_WHOLE_EN = (r"(?!'s|\s*(?:bullets?|speed|interval|lifetime|rotation|spread|layers?|pattern|rate|wave)\b)")
 EXCLUSIONS = (
     rf"\b(?:except(?:\s+for)?|other\s+than|apart\s+from|aside\s+from|excluding|but\s+not|save\s+for|not\s+counting)"
     rf"\s+(?P<en>{_REFS_EN})",
@@ -32,7 +34,16 @@ EXCLUSIONS = (
     # 除…外 (never the 除 of 删除 / 移除: "delete phase 3" is no exclusion)
     rf"(?<![删移清排消剔拆免开解])除\s*(?P<zh3>{_REFS_ZH})\s*(?:以外|之外|外)",
     rf"(?P<zh2>{_REFS_ZH})\s*除外",
+    # a phase said to stay as it is, as a whole: "the ring is fine", "leave the petal alone", "don't
+    # touch phase 1", 第一阶段不用动 (never a field of it: "don't change phase 1's speed", 第一阶段别改弹速)
+    rf"(?P<en3>{_REFS_EN})\s+(?:is|are|looks?|seems?)\s+(?:fine|good|ok(?:ay)?|great|perfect|right)\b",
+    rf"\b(?:leave|keep)\s+(?P<en4>{_REFS_EN})\s+(?:alone|as\s+(?:it\s+)?is|unchanged|untouched)\b",
+    rf"\b(?:don'?t|do\s+not|never)\s+(?:touch|change|modify|mess\s+with)\s+(?P<en5>{_REFS_EN}){_WHOLE_EN}",
+    rf"\bno\s+changes?\s+(?:to|for|in)\s+(?P<en6>{_REFS_EN}){_WHOLE_EN}",
+    rf"(?P<zh4>{_REFS_ZH})\s*(?:就)?\s*(?:不用动|不要动|别动|不动|不用改|不要改|别改|不改|保持不变|维持原样|保持原样|不变)"
+    r"(?=\s*(?:$|[，,。.;；!！、]|但|而|其他|其余|别的|只))",
 )
+KEEP_OUT = ("en3", "en4", "en5", "en6", "zh4")  # the groups of a phase said to stay as it is
 
 
 def _positions(ctx: Context, words: str) -> list[int] | None:
@@ -74,6 +85,8 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
         for n in positions:
             if n not in r.excluded_positions:
                 r.excluded_positions.append(n)
+        if any(m.groupdict().get(g) for g in KEEP_OUT):
+            r.no_change = True  # only read when nothing else changes: "keep phase 2 as it is" asks for nothing
         r.note(f"leaves out phase(s) {', '.join(str(n) for n in positions)} ('{m.group(0).strip()}')")
     for rx in EXCLUSIONS:
         text = sub_all(rx, text, excluded)
