@@ -64,8 +64,11 @@ def read(ctx: Context, text: str, r: Reading, clause: Clause) -> str:
         for n in re.findall(r"\d+", m.group(0)):
             ctx.add_phase(int(n), r, clause)
     # 第一个和最后一个阶段: a position and the last one
+    def and_last(m: re.Match[str]) -> None:
+        ctx.add_phase(int(m.group(1)), r, clause)
+        ctx.add_phase(ctx.count, r, clause)
     text = sub_all(r"第\s*(\d+)\s*个?\s*(?:阶段|形态)?\s*(?:和|与|及|跟|、)\s*最后(?:一个|1个)?\s*(?:阶段|形态)", text,
-                   lambda m: (ctx.add_phase(int(m.group(1)), r, clause), ctx.add_phase(ctx.count, r, clause)))
+                   and_last)
     text = sub_all(r"(?:第\s*\d+\s*(?:[、,和与及跟或]\s*)?)+\s*个?\s*(?:阶段|形态)", text, zh_listed)
     text = sub_all(r"(?<![\d第])(\d)\s*阶段|阶段\s*(\d)", text,
                     lambda m: ctx.add_phase(int(m.group(1) or m.group(2)), r, clause))
