@@ -23,7 +23,7 @@ import re
 
 from gcv.agents.goal_applier import fmt
 from gcv.agents.offline_requirement.handlers import STEPS
-from gcv.agents.offline_requirement.handlers import exclusion
+from gcv.agents.offline_requirement.handlers import copies, exclusion
 from gcv.agents.offline_requirement.handlers.numeric import TURN_RATE_WORDS
 from gcv.agents.offline_requirement.handlers.injection import strip_injections
 from gcv.agents.offline_requirement.handlers.phases import resolve
@@ -72,6 +72,7 @@ class RequestReader:
         reading.text = text
         # phases left out are read across clauses ("all phases but phase 1": "but" splits clauses)
         text = exclusion.read(self.ctx, text, reading, Clause())
+        text = copies.read(self.ctx, text, reading, Clause())  # "as fast as the spiral's": a value, not a phase
         for raw in (c for c in _CLAUSE_SPLIT.split(text) if c and c.strip()):
             clause = Clause()
             self._read_clause(raw, reading, clause)
