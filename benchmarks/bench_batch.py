@@ -8,7 +8,9 @@ cluster of 2 workers). Each trial runs in a fresh interpreter, as ``gcv batch`` 
 worker start-up, library loads and program parses are in the figures; the setups run
 interleaved (A B C A B C ...) ``--repeat`` times and the medians are printed with:
 
-* wall: seconds of ``run_job`` (the batch, not the interpreter's imports);
+* wall: seconds of ``run_job`` (the batch, not the interpreter's imports); also "runs":
+  from ``run_job``'s start to its last row (what the executor does; the rest is the table,
+  statistics and summary, the same for every setup);
 * CPU: user + system seconds of the whole process tree of the trial (the driver, its
   forkserver and pool workers, a Dask cluster's scheduler, nannies and workers), less the
   driver's CPU before ``run_job`` started (its imports; the driver ends with ``os._exit`` once
@@ -28,8 +30,12 @@ skills), run as ``gcv batch SPEC --json`` in a fresh interpreter, for 1 and 2 wo
 for both python-sim paths, beside the resident set of the imported libraries alone
 (numpy, pydantic, pandas, pyarrow, ...: most of it).
 
+``--before DIR`` runs every setup also with another checkout (``git archive REV | tar -x -C
+DIR``), interleaved with this one (before:A A before:B B ...), and checks that both trees'
+rows are identical: a before/after comparison under the same load.
+
 Usage: python benchmarks/bench_batch.py [--seeds 334] [--repeat 3] [--setups local1 local2 dask2]
-                                        [--python] [--json]
+                                        [--before DIR] [--python] [--json]
        python benchmarks/bench_batch.py --memory [--json]
 """
 
@@ -131,11 +137,15 @@ from gcv.batch.spec import load_batch
 resolved = load_batch(sys.argv[1])
 before = resource.getrusage(resource.RUSAGE_SELF)
 t0 = time.perf_counter()
-outcome = run_job(resolved, executor=sys.argv[2], workers=int(sys.argv[3]), overwrite=True)
+last = [t0]
+def on_row(row, final):
+    last[0] = time.perf_counter()
+outcome = run_job(resolved, executor=sys.argv[2], workers=int(sys.argv[3]), overwrite=True, on_row=on_row)
 wall = time.perf_counter() - t0
 after = resource.getrusage(resource.RUSAGE_SELF)
-digest = hashlib.sha256(json.dumps([figures(r) for r in outcome.rows], sort_keys=True).encode()).hexdigest()
-print(json.dumps({"wall": wall, "driver_cpu_before": before.ru_utime + before.ru_stime,
+# the rows as written, key order included, without the timing (duration_ms) and the table's flag
+digest = hashlib.sha256(json.dumps([figures(r) for r in outcome.rows]).encode()).hexdigest()
+print(json.dumps({"wall": wall, "runs_wall": last[0] - t0, "driver_cpu_before": before.ru_utime + before.ru_stime,
                   "driver_cpu_batch": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
                   "runs": outcome.counts["runs_this_time"], "exit_code": outcome.exit_code, "rows": digest,
                   "fight_seconds": resolved.configs[0].program["duration_ticks"] / 60}), flush=True)
@@ -174,17 +184,19 @@ def _reap_all(deadline: float) -> None:
 
 
 def run_trial(setup: str, spec: Path, env: dict[str, str]) -> dict[str, Any]:
-    executor, workers = SETUPS[setup]
+    executor, workers = SETUPS[setup.split(":")[-1]]
     load = os.getloadavg()[0]
     cpu0 = _children_cpu()
+    # cwd: not a checkout (``python -c`` puts the working directory first on sys.path)
     proc = subprocess.run([sys.executable, "-c", TRIAL_PROBE, str(spec), executor, str(workers)], env=env,
-                          capture_output=True, text=True, timeout=3600)
+                          cwd=spec.parent, capture_output=True, text=True, timeout=3600)
     _reap_all(time.monotonic() + 60)
     tree = _children_cpu() - cpu0
     if proc.returncode != 0:
         raise RuntimeError(f"trial {setup} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
     doc = json.loads(proc.stdout.strip().splitlines()[-1])
     return {"setup": setup, "load_1m": round(load, 2), "wall": round(doc["wall"], 3),
+            "runs_wall": round(doc["runs_wall"], 3),
             "cpu": round(tree - doc["driver_cpu_before"], 3), "driver_cpu": round(doc["driver_cpu_batch"], 3),
             "runs": doc["runs"], "exit_code": doc["exit_code"], "rows": doc["rows"],
             "fight_seconds": doc["fight_seconds"]}
@@ -193,27 +205,37 @@ def run_trial(setup: str, spec: Path, env: dict[str, str]) -> dict[str, Any]:
 def compare(args: argparse.Namespace) -> None:
     config = ROOT / "artifacts" / "baselines" / "shrine_trial.json"
     subreaper = become_subreaper()
+    trees = {"": ROOT}
+    if args.before:
+        trees["before:"] = Path(args.before).resolve()
+    setups = [tag + setup for setup in args.setups for tag in trees]  # before:local1, local1, before:local2, ...
     trials: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="gcv-bench-batch-") as tmp:
-        env = dict(os.environ, PYTHONPATH=str(ROOT), GCV_HOME=str(Path(tmp) / "ws"))
+        envs = {tag: dict(os.environ, PYTHONPATH=str(tree), GCV_HOME=str(Path(tmp) / "ws"))
+                for tag, tree in trees.items()}
         if args.python:
-            env["GCV_NATIVE"] = "off"
+            for env in envs.values():
+                env["GCV_NATIVE"] = "off"
         specs = {}
-        for setup in args.setups:
-            specs[setup] = Path(tmp) / f"bench_{setup}.toml"
-            specs[setup].write_text(SPEC.format(config=config, seeds=args.seeds, output=Path(tmp) / f"out_{setup}"))
+        for setup in setups:
+            specs[setup] = Path(tmp) / f"bench_{setup.replace(':', '_')}.toml"
+            specs[setup].write_text(SPEC.format(config=config, seeds=args.seeds,
+                                                output=Path(tmp) / f"out_{setup.replace(':', '_')}"))
         # warm-up: the native library is built (once per machine) outside the figures
-        run_trial(args.setups[0], specs[args.setups[0]], env)
+        run_trial(setups[0], specs[setups[0]], envs[""])
         for _ in range(args.repeat):
-            for setup in args.setups:
-                trials.append(run_trial(setup, specs[setup], env))
+            for setup in setups:
+                tag = "before:" if setup.startswith("before:") else ""
+                trials.append(run_trial(setup, specs[setup], envs[tag]))
     by_setup: dict[str, dict[str, Any]] = {}
-    for setup in args.setups:
+    for setup in setups:
         mine = [t for t in trials if t["setup"] == setup]
         wall = statistics.median(t["wall"] for t in mine)
+        executor, workers = SETUPS[setup.split(":")[-1]]
         by_setup[setup] = {
-            "executor": SETUPS[setup][0], "workers": SETUPS[setup][1], "runs": mine[0]["runs"],
-            "wall_s": round(wall, 3), "cpu_s": round(statistics.median(t["cpu"] for t in mine), 3),
+            "executor": executor, "workers": workers, "runs": mine[0]["runs"],
+            "wall_s": round(wall, 3), "runs_wall_s": round(statistics.median(t["runs_wall"] for t in mine), 3),
+            "cpu_s": round(statistics.median(t["cpu"] for t in mine), 3),
             "driver_cpu_s": round(statistics.median(t["driver_cpu"] for t in mine), 3),
             "runs_per_s": round(mine[0]["runs"] / wall, 1),
             "x_real_time": round(mine[0]["runs"] * mine[0]["fight_seconds"] / wall),
@@ -226,14 +248,17 @@ def compare(args: argparse.Namespace) -> None:
         if a in by_setup and b in by_setup and by_setup[b][key]:
             ratios[name] = round(by_setup[a][key] / by_setup[b][key], 2)
 
-    ratio("wall_local1_over_local2", "local1", "local2", "wall_s")
-    ratio("cpu_local2_over_local1", "local2", "local1", "cpu_s")
-    ratio("cpu_dask2_over_local2", "dask2", "local2", "cpu_s")
-    ratio("cpu_dask2_over_local1", "dask2", "local1", "cpu_s")
-    ratio("wall_local1_over_dask2", "local1", "dask2", "wall_s")
+    for tag in trees:
+        ratio(f"{tag}wall_local1_over_local2", f"{tag}local1", f"{tag}local2", "wall_s")
+        ratio(f"{tag}runs_wall_local1_over_local2", f"{tag}local1", f"{tag}local2", "runs_wall_s")
+        ratio(f"{tag}cpu_local2_over_local1", f"{tag}local2", f"{tag}local1", "cpu_s")
+        ratio(f"{tag}cpu_dask2_over_local2", f"{tag}dask2", f"{tag}local2", "cpu_s")
+        ratio(f"{tag}cpu_dask2_over_local1", f"{tag}dask2", f"{tag}local1", "cpu_s")
+        ratio(f"{tag}wall_local1_over_dask2", f"{tag}local1", f"{tag}dask2", "wall_s")
     loads = [t["load_1m"] for t in trials]
     out = {"cpu_count": os.cpu_count(), "python_sim": "python" if args.python else "this machine's path",
            "seeds": args.seeds, "repeat": args.repeat, "exact_tree_cpu": subreaper,
+           "before_tree": str(trees.get("before:", "")) or None,
            "load_1m": {"min": min(loads), "median": statistics.median(loads), "max": max(loads)},
            "by_setup": by_setup, "ratios": ratios,
            "identical_rows": len({t["rows"] for t in trials}) == 1, "trials": trials}
@@ -243,15 +268,18 @@ def compare(args: argparse.Namespace) -> None:
     print(f"gcv batch: baseline bot population, {args.seeds} seeds x 3 skills, median of {args.repeat} interleaved "
           f"trials ({out['cpu_count']} CPUs; 1-min load average before the trials {out['load_1m']['min']}-"
           f"{out['load_1m']['max']}, median {out['load_1m']['median']}); python-sim "
-          f"{'in Python (GCV_NATIVE=off)' if args.python else 'on this machine path (native if built)'}")
-    print(f"  {'setup':<8} {'runs':>5} {'wall s':>7} {'CPU s':>7} {'driver':>7} {'runs/s':>8}  trials (wall/CPU, load)")
+          f"{'in Python (GCV_NATIVE=off)' if args.python else 'on this machine path (native if built)'}"
+          + (f"; before: {out['before_tree']}" if args.before else ""))
+    print(f"  {'setup':<14} {'runs':>5} {'wall s':>7} {'runs s':>7} {'CPU s':>7} {'driver':>7} {'runs/s':>8}  "
+          "trials (wall/CPU, load)")
     for setup, r in by_setup.items():
         detail = ", ".join(f"{w:.2f}/{c:.2f} @{ld}" for w, c, ld in zip(r["walls"], r["cpus"], r["loads_1m"]))
-        print(f"  {setup:<8} {r['runs']:>5} {r['wall_s']:>7.3f} {r['cpu_s']:>7.3f} {r['driver_cpu_s']:>7.3f} "
-              f"{r['runs_per_s']:>8.1f}  {detail}")
+        print(f"  {setup:<14} {r['runs']:>5} {r['wall_s']:>7.3f} {r['runs_wall_s']:>7.3f} {r['cpu_s']:>7.3f} "
+              f"{r['driver_cpu_s']:>7.3f} {r['runs_per_s']:>8.1f}  {detail}")
+    print("  (wall: run_job; runs: run_job's start to its last row, before the table and statistics)")
     for name, value in ratios.items():
         print(f"  {name.replace('_', ' ')}: {value}x")
-    print(f"  rows identical across setups and trials: {out['identical_rows']}"
+    print(f"  rows identical across setups and trials{' and trees' if args.before else ''}: {out['identical_rows']}"
           + ("" if subreaper else "  (CPU of orphaned descendants not measured: not Linux)"))
 
 
@@ -260,6 +288,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=334)
     parser.add_argument("--repeat", type=int, default=3, help="interleaved trials per setup (medians)")
     parser.add_argument("--setups", nargs="+", choices=list(SETUPS), default=list(SETUPS))
+    parser.add_argument("--before", metavar="DIR", help="a checkout of the code before a change (git archive "
+                        "REV | tar -x -C DIR): each setup also runs with it, interleaved, same figures")
     parser.add_argument("--python", action="store_true", help="python-sim in Python (GCV_NATIVE=off)")
     parser.add_argument("--memory", action="store_true", help="peak RSS of gcv batch itself (256 runs)")
     parser.add_argument("--json", action="store_true")
