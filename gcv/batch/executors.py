@@ -36,9 +36,12 @@ values). Units run in this process (inline, threads) are passed by reference.
 ``local``: with one worker everything runs inline, in order. With more:
 
 * python-sim batch-API units on the **native core** run in a thread pool of ``workers``
-  threads: the core releases the GIL while it simulates (ctypes), so the threads run
-  in parallel and a batch starts no process at all (no interpreter start-up, library load
-  or self-test per worker; the program is parsed once for the whole batch);
+  threads (up to ``NATIVE_THREADS_MAX``, 4): the core releases the GIL while it simulates
+  (ctypes), so the threads run in parallel and a batch starts no process at all (no
+  interpreter start-up, library load or self-test per worker; the program is parsed once for
+  the whole batch). About a fifth of a native run is Python holding the GIL (parsing the
+  telemetry, its schema check, the row), so threads stop scaling beyond a few: with more
+  workers than that, the process pool below;
 * python-sim units in **Python** (no native core here, ``GCV_NATIVE=off``, or frames
   captured) run in a process pool (``forkserver`` workers that ignore Ctrl-C, so only the
   driver handles it, and that end when the driver dies, even by SIGKILL:
@@ -48,7 +51,8 @@ values). Units run in this process (inline, threads) are passed by reference.
 
 ``dask`` submits units to a scheduler (``--scheduler``), or to a local cluster started for
 the batch (:func:`local_dask_cluster`: worker threads of this process where python-sim runs
-natively, for the same reason as above; worker processes otherwise).
+natively and ``workers`` is at most ``NATIVE_THREADS_MAX``, for the same reasons as above;
+worker processes otherwise).
 
 Interrupt order (``close(cancel=True)``, on Ctrl-C or SIGTERM): queued units are cancelled
 first, so no queued cell starts after the interrupt; then every engine this process
@@ -86,6 +90,10 @@ BATCH_API_ENGINE = "python-sim"
 CHUNKS_PER_SLOT = 4     # a few chunks per worker: the last ones balance the workers' finish
 MAX_CHUNK = 64          # cells per chunk on the native core (0.3-2 ms a run)
 MAX_CHUNK_PYTHON = 16   # cells per chunk in Python (20-80 ms a run: about a second a chunk)
+# Up to this many workers, native units run in threads: about a fifth of a native run is
+# Python holding the GIL (telemetry parsing, schema check, row), so threads stop scaling
+# beyond a few; more workers than this get the process pool, whose start-up they amortize.
+NATIVE_THREADS_MAX = 4
 
 
 # --- the unit of work (runs anywhere) ----------------------------------------------------
@@ -369,7 +377,7 @@ class LocalExecutor:
             return "threads"  # becomes an error row at once
         if not _batch_capable(runner):
             return "threads"  # an engine process does the work
-        if not unit["capture_ticks"]:
+        if not unit["capture_ticks"] and self.workers <= NATIVE_THREADS_MAX:
             if self._native is None:
                 self._native = native_here()
             if self._native:
@@ -547,7 +555,7 @@ def local_dask_cluster(workers: int, *, threads: bool | None = None) -> Any:
     except ImportError as exc:
         raise ExecutorError("the dask executor needs the 'distributed' package: pip install 'gcv[dask]'") from exc
     if threads is None:
-        threads = native_here()
+        threads = workers <= NATIVE_THREADS_MAX and native_here()
     if threads:
         # tcp on loopback: an in-process (inproc) address would look up this machine's IP
         return LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=False, protocol="tcp://",
@@ -563,7 +571,7 @@ def make_executor(kind: str, *, workers: int = 1, scheduler: str | None = None,
         return LocalExecutor(workers)
     if kind == "dask":
         if not scheduler:
-            threads = native_here()
+            threads = workers <= NATIVE_THREADS_MAX and native_here()
             cluster = local_dask_cluster(workers, threads=threads)
             try:
                 executor = DaskExecutor(cluster.scheduler_address, connect_timeout=connect_timeout, cluster=cluster)

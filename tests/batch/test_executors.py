@@ -15,9 +15,10 @@ import pytest
 
 from engine_runners import native
 from gcv.batch import executors
-from gcv.batch.executors import (MAX_CHUNK, MAX_CHUNK_PYTHON, ExecutorError, LocalExecutor, check_telemetry_data,
-                                 chunk_size, iter_rows, lean_unit, make_executor, make_unit, pack_rows, plan_units,
-                                 resolve_unit, run_packed_unit, run_unit, shared_data, unpack_rows)
+from gcv.batch.executors import (MAX_CHUNK, MAX_CHUNK_PYTHON, NATIVE_THREADS_MAX, ExecutorError, LocalExecutor,
+                                 check_telemetry_data, chunk_size, iter_rows, lean_unit, make_executor, make_unit,
+                                 pack_rows, plan_units, resolve_unit, run_packed_unit, run_unit, shared_data,
+                                 unpack_rows)
 from gcv.batch.matrix import expand
 from gcv.batch.results import make_row
 from gcv.sim.program import compile_program, program_hash
@@ -207,6 +208,7 @@ def test_the_local_executor_sends_each_unit_where_it_runs_best(monkeypatch: pyte
     monkeypatch.setattr(executors, "native_here", lambda: True)
     two = LocalExecutor(2)
     assert (two.where(sim), two.where(unity), two.where(captured)) == ("threads", "threads", "processes")
+    assert LocalExecutor(NATIVE_THREADS_MAX + 1).where(sim) == "processes"  # past what threads gain
     monkeypatch.setattr(executors, "native_here", lambda: False)
     assert LocalExecutor(2).where(sim) == "processes"  # the Python simulator holds the GIL
     assert LocalExecutor(2).where({**sim, "engine": "godot"}) == "threads"  # an error row at once
