@@ -17,14 +17,16 @@ engines on each machine; a batch only ever names them.
   engine's process tree).
 
 **Chunk size** (:func:`chunk_size`, adaptive): a program's batch-API cells are cut into
-chunks of ``ceil(cells / (slots x CHUNKS_PER_SLOT))``, at least 1 and at most ``MAX_CHUNK``
-(64) where python-sim runs on the native core (a run takes 0.3-2 ms: a chunk of 64 is tens of
-milliseconds) or ``MAX_CHUNK_PYTHON`` (16) in Python (20-80 ms a run: a chunk stays about a
-second, so the last chunks balance across workers and the progress bar moves). ``slots`` is
-the executor's worker count (Dask: the cluster's threads). So a 1,002-cell batch on 2 workers
-is 16 chunks of 63-64 natively, 63 chunks of 16 in Python; 10 cells on 2 workers are 5 chunks
-of 2. The chunk size never changes a row (a test runs the same cells in chunks of 1, 7 and
-64 through every executor).
+chunks of ``ceil(cells / (slots x CHUNKS_PER_SLOT))``, at least 1 and at most the executor's
+bound (``max_chunk``): where python-sim runs on the native core (a run takes 0.3-2 ms)
+``MAX_CHUNK`` (64: tens of milliseconds a chunk) locally and ``DASK_MAX_CHUNK`` (512) on
+Dask, whose tasks cost 5-10 ms of CPU each; in Python (20-80 ms a run) ``MAX_CHUNK_PYTHON``
+(16: about a second a chunk) for both, so the last chunks balance across workers and the
+progress bar moves. ``slots`` is the executor's worker count (Dask: the cluster's threads).
+So 1,002 cells on 2 workers are 16 chunks of 63-64 locally and 8 of 125-126 on Dask
+natively, 63 chunks of 16 in Python; 10 cells on 2 workers are 5 chunks of 2. The chunk size
+never changes a row (a test runs the same cells in chunks of 1, 7 and 64 through every
+executor).
 
 **What is shipped once.** The matrix's programs, player objects and program hashes go to a
 worker once (:func:`shared_data`: the process pool's initializer; ``Client.scatter`` with
@@ -73,7 +75,7 @@ import os
 import time
 from collections import deque
 from pathlib import Path
-from typing import Any, Generator, Iterator, Protocol
+from typing import Any, Callable, Generator, Iterator, Protocol
 
 from engine_runners import native
 from engine_runners.native import run_batch
@@ -90,6 +92,7 @@ BATCH_API_ENGINE = "python-sim"
 CHUNKS_PER_SLOT = 4     # a few chunks per worker: the last ones balance the workers' finish
 MAX_CHUNK = 64          # cells per chunk on the native core (0.3-2 ms a run)
 MAX_CHUNK_PYTHON = 16   # cells per chunk in Python (20-80 ms a run: about a second a chunk)
+DASK_MAX_CHUNK = 512    # native cells per Dask task: Dask costs 5-10 ms of CPU a task
 # Up to this many workers, native units run in threads: about a fifth of a native run is
 # Python holding the GIL (telemetry parsing, schema check, row), so threads stop scaling
 # beyond a few; more workers than this get the process pool, whose start-up they amortize.
@@ -261,18 +264,21 @@ def native_here() -> bool:
         return False
 
 
-def chunk_size(cells: int, slots: int, *, fast: bool) -> int:
-    """Cells per batch-API chunk: a few chunks per worker slot, bounded (the module docstring)."""
-    bound = MAX_CHUNK if fast else MAX_CHUNK_PYTHON
+def chunk_size(cells: int, slots: int, *, fast: bool, bound: int | None = None) -> int:
+    """Cells per batch-API chunk: a few chunks per worker slot, at most ``bound`` (default:
+    ``MAX_CHUNK`` when ``fast``, python-sim on the native core, else ``MAX_CHUNK_PYTHON``)."""
+    if bound is None:
+        bound = MAX_CHUNK if fast else MAX_CHUNK_PYTHON
     return max(1, min(bound, math.ceil(cells / (max(1, slots) * CHUNKS_PER_SLOT))))
 
 
 def plan_units(cells: list[Any], matrix: Any, *, attempts: dict[str, int], slots: int,
                capture_ticks: list[int], timeout: float, output_dir: Path,
-               fast: bool | None = None, digests: dict[str, str] | None = None) -> list[dict[str, Any]]:
+               fast: bool | None = None, digests: dict[str, str] | None = None,
+               max_chunk: Callable[[bool], int] | None = None) -> list[dict[str, Any]]:
     """Cut cells into units: batch-API cells of one program and engine in chunks of
-    :func:`chunk_size` (``fast``: python-sim runs natively; None asks this process); every
-    other cell alone."""
+    :func:`chunk_size` (``fast``: python-sim runs natively, None asks this process;
+    ``max_chunk(fast)``: the executor's bound); every other cell alone."""
     groups: dict[tuple[str, str], list[Any]] = {}
     for cell in cells:
         groups.setdefault((cell.config_hash, cell.engine), []).append(cell)
@@ -281,7 +287,8 @@ def plan_units(cells: list[Any], matrix: Any, *, attempts: dict[str, int], slots
         batched = engine == BATCH_API_ENGINE and not capture_ticks
         if batched and fast is None:
             fast = native_here()
-        size = chunk_size(len(members), slots, fast=bool(fast)) if batched else 1
+        bound = max_chunk(bool(fast)) if max_chunk is not None else None
+        size = chunk_size(len(members), slots, fast=bool(fast), bound=bound) if batched else 1
         for start in range(0, len(members), size):
             units.append(make_unit(members[start:start + size], matrix, attempts=attempts,
                                    capture_ticks=capture_ticks, timeout=timeout, output_dir=output_dir,
@@ -313,6 +320,8 @@ class Executor(Protocol):
     name: str
 
     def slots(self) -> int: ...
+
+    def max_chunk(self, fast: bool) -> int: ...
 
     def share(self, data: dict[str, Any]) -> None: ...
 
@@ -362,6 +371,9 @@ class LocalExecutor:
 
     def slots(self) -> int:
         return self.workers
+
+    def max_chunk(self, fast: bool) -> int:
+        return MAX_CHUNK if fast else MAX_CHUNK_PYTHON
 
     def share(self, data: dict[str, Any]) -> None:
         """The matrix's programs and players: a process pool's workers get them once, at start."""
@@ -506,6 +518,11 @@ class DaskExecutor:
         except Exception:  # noqa: BLE001 - only a chunk-size hint
             return 1
 
+    def max_chunk(self, fast: bool) -> int:
+        """Larger native chunks than local: a Dask task costs milliseconds of CPU (scheduler,
+        worker, client), a native run a fraction of one."""
+        return DASK_MAX_CHUNK if fast else MAX_CHUNK_PYTHON
+
     def share(self, data: dict[str, Any]) -> None:
         """Scatter the matrix's programs and players to every worker once; units name them."""
         [self._shared] = self.client.scatter([data], broadcast=True, hash=False)
@@ -554,15 +571,19 @@ def local_dask_cluster(workers: int, *, threads: bool | None = None) -> Any:
         from distributed import LocalCluster
     except ImportError as exc:
         raise ExecutorError("the dask executor needs the 'distributed' package: pip install 'gcv[dask]'") from exc
+    import dask
+
     if threads is None:
         threads = workers <= NATIVE_THREADS_MAX and native_here()
-    if threads:
-        # tcp on loopback: an in-process (inproc) address would look up this machine's IP
-        return LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=False, protocol="tcp://",
-                            host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
-    return LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
-                        dashboard_address=None, worker_dashboard_address=None,
-                        silence_logs=logging.ERROR)
+    # nobody reads the workers' statistical profiles (no dashboard): not sampled every 10 ms
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        if threads:
+            # tcp on loopback: an in-process (inproc) address would look up this machine's IP
+            return LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=False, protocol="tcp://",
+                                host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+        return LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True, host="127.0.0.1",
+                            dashboard_address=None, worker_dashboard_address=None,
+                            silence_logs=logging.ERROR)
 
 
 def make_executor(kind: str, *, workers: int = 1, scheduler: str | None = None,
@@ -609,7 +630,8 @@ def iter_rows(executor: Executor, matrix: Any, cells: list[Any], *, attempts_bef
         shared = shared_data(matrix)
         executor.share(shared)
         options["digests"] = shared["digests"]
-        for unit in plan_units(cells, matrix, attempts=attempts, slots=executor.slots(), **options):
+        for unit in plan_units(cells, matrix, attempts=attempts, slots=executor.slots(), max_chunk=executor.max_chunk,
+                               **options):
             inflight[executor.submit(unit)] = unit
         while inflight:
             for handle in executor.wait(list(inflight), timeout=0.25):

@@ -15,10 +15,10 @@ import pytest
 
 from engine_runners import native
 from gcv.batch import executors
-from gcv.batch.executors import (MAX_CHUNK, MAX_CHUNK_PYTHON, NATIVE_THREADS_MAX, ExecutorError, LocalExecutor,
-                                 check_telemetry_data, chunk_size, iter_rows, lean_unit, make_executor, make_unit,
-                                 pack_rows, plan_units, resolve_unit, run_packed_unit, run_unit, shared_data,
-                                 unpack_rows)
+from gcv.batch.executors import (DASK_MAX_CHUNK, MAX_CHUNK, MAX_CHUNK_PYTHON, NATIVE_THREADS_MAX, ExecutorError,
+                                 LocalExecutor, check_telemetry_data, chunk_size, iter_rows, lean_unit, make_executor,
+                                 make_unit, pack_rows, plan_units, resolve_unit, run_packed_unit, run_unit,
+                                 shared_data, unpack_rows)
 from gcv.batch.matrix import expand
 from gcv.batch.results import make_row
 from gcv.sim.program import compile_program, program_hash
@@ -130,6 +130,8 @@ def test_chunk_size_aims_for_a_few_chunks_per_worker_within_bounds() -> None:
     assert chunk_size(200, 2, fast=True) == 25  # 8 chunks: 4 per worker
     assert chunk_size(10, 2, fast=True) == 2 and chunk_size(3, 8, fast=True) == 1
     assert chunk_size(10, 0, fast=False) == 3  # no slot count: one
+    assert chunk_size(1002, 2, fast=True, bound=512) == 126 and chunk_size(9000, 2, fast=True, bound=512) == 512
+    assert LocalExecutor(2).max_chunk(True) == MAX_CHUNK and LocalExecutor(2).max_chunk(False) == MAX_CHUNK_PYTHON
     matrix = _matrix(list(range(300)))
     assert [len(u["cells"]) for u in _plan(matrix, slots=2, fast=True)] == [38] * 7 + [34]
     assert [len(u["cells"]) for u in _plan(matrix, slots=2, fast=False)] == [16] * 18 + [12]
@@ -161,12 +163,15 @@ def test_rows_are_identical_across_chunk_sizes_and_executors(size: int, route: s
     if route == "processes" and size != 7:
         pytest.skip("one chunk size is enough for a pool that starts its own processes")
     matrix = _matrix([0, 1, 2, 3, 4, 5, 6], bots=True)
-    monkeypatch.setattr(executors, "chunk_size", lambda cells, slots, *, fast: size)
+    monkeypatch.setattr(executors, "chunk_size", lambda cells, slots, *, fast, bound: size)
     monkeypatch.setattr(executors, "native_here", lambda: route != "processes")  # where LocalExecutor sends them
     if route == "dask-threads":
         pytest.importorskip("distributed")
         executor: Any = make_executor("dask", workers=2)
         assert "threads of this process" in (executor.note or "")
+        assert executor.max_chunk(True) == DASK_MAX_CHUNK and executor.max_chunk(False) == MAX_CHUNK_PYTHON
+        workers = list(executor.cluster.workers.values())
+        assert len(workers) == 2 and not any("profile" in w.periodic_callbacks for w in workers)  # not sampled
     else:
         executor = LocalExecutor(1 if route == "inline" else 2)
         assert executor.where(make_unit(matrix.cells[:1], matrix, attempts={matrix.cells[0].cell_id: 1},
