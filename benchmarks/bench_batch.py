@@ -1,11 +1,28 @@
-"""Benchmark of ``gcv batch`` with the local executor (prints figures; not a test).
+"""Benchmark of ``gcv batch`` (prints figures; not a test).
 
-Runs the baseline bot population (SEEDS seeds x 3 skills = 1,002 python-sim runs by
-default) end to end through ``gcv.batch.job.run_job`` (matrix, executor, results log,
-Parquet/CSV table, statistics) with 1 worker and with 2 workers, and prints runs/s, the
-aggregate ratio to real time (each run simulates a 36 s fight) and the 2-vs-1 speed-up.
-Also checks that both runs produced identical rows. python-sim takes this machine's path
-(``engine_runners.native``: the C++ core, or Python); ``--python`` forces Python.
+Default (``--compare``): the baseline bot population (SEEDS seeds x 3 skills = 1,002
+python-sim runs), end to end through ``gcv.batch.job.run_job`` (matrix, executor, results
+log, Parquet/CSV table, statistics), as three *setups*: the local executor with 1 worker,
+the local executor with 2 workers and ``--executor dask`` without a scheduler (a local
+cluster of 2 workers). Each trial runs in a fresh interpreter, as ``gcv batch`` does, so
+worker start-up, library loads and program parses are in the figures; the setups run
+interleaved (A B C A B C ...) ``--repeat`` times and the medians are printed with:
+
+* wall: seconds of ``run_job`` (the batch, not the interpreter's imports); also "runs":
+  from ``run_job``'s start to its last row (what the executor does; the rest is the table,
+  statistics and summary, the same for every setup);
+* CPU: user + system seconds of the whole process tree of the trial (the driver, its
+  forkserver and pool workers, a Dask cluster's scheduler, nannies and workers), less the
+  driver's CPU before ``run_job`` started (its imports; the driver ends with ``os._exit`` once
+  ``run_job`` returned, so no interpreter teardown is counted either). The tree is measured exactly: this
+  process becomes a child subreaper (Linux ``PR_SET_CHILD_SUBREAPER``), so every
+  descendant, orphaned or not, is reaped here and its CPU lands in ``RUSAGE_CHILDREN``;
+* the 1-minute load average before each trial (the machine may be shared: a figure taken
+  under load says so).
+
+Also checks that all setups produced identical rows (timing left out). python-sim takes
+this machine's path (``engine_runners.native``: the C++ core, or Python); ``--python``
+forces Python.
 
 ``--memory`` instead measures ``gcv batch`` itself: the peak resident set (getrusage
 ru_maxrss) of the main process of a 256-run batch (64 seeds x scripted and the three bot
@@ -13,7 +30,12 @@ skills), run as ``gcv batch SPEC --json`` in a fresh interpreter, for 1 and 2 wo
 for both python-sim paths, beside the resident set of the imported libraries alone
 (numpy, pydantic, pandas, pyarrow, ...: most of it).
 
-Usage: python benchmarks/bench_batch.py [--seeds 334] [--workers 1 2] [--python] [--json]
+``--before DIR`` runs every setup also with another checkout (``git archive REV | tar -x -C
+DIR``), interleaved with this one (before:A A before:B B ...), and checks that both trees'
+rows are identical: a before/after comparison under the same load.
+
+Usage: python benchmarks/bench_batch.py [--seeds 334] [--repeat 3] [--setups local1 local2 dask2]
+                                        [--before DIR] [--python] [--json]
        python benchmarks/bench_batch.py --memory [--json]
 """
 
@@ -22,18 +44,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from gcv.batch.job import run_job  # noqa: E402
-from gcv.batch.results import figures  # noqa: E402
-from gcv.batch.spec import load_batch  # noqa: E402
 
 SPEC = """
 name = "benchmark: baseline bot population"
@@ -106,10 +128,168 @@ def measure_memory(as_json: bool) -> None:
     print(f"  of which the imported libraries alone (numpy, pydantic, pandas, pyarrow, ...): {imports_mib} MiB")
 
 
+# One trial, in a fresh interpreter: argv = spec, executor, workers. Prints one JSON line.
+TRIAL_PROBE = """
+import hashlib, json, resource, sys, time
+from gcv.batch.job import run_job
+from gcv.batch.results import figures
+from gcv.batch.spec import load_batch
+resolved = load_batch(sys.argv[1])
+before = resource.getrusage(resource.RUSAGE_SELF)
+t0 = time.perf_counter()
+last = [t0]
+def on_row(row, final):
+    last[0] = time.perf_counter()
+outcome = run_job(resolved, executor=sys.argv[2], workers=int(sys.argv[3]), overwrite=True, on_row=on_row)
+wall = time.perf_counter() - t0
+after = resource.getrusage(resource.RUSAGE_SELF)
+# the rows as written, key order included, without the timing (duration_ms) and the table's flag
+digest = hashlib.sha256(json.dumps([figures(r) for r in outcome.rows]).encode()).hexdigest()
+print(json.dumps({"wall": wall, "runs_wall": last[0] - t0, "driver_cpu_before": before.ru_utime + before.ru_stime,
+                  "driver_cpu_batch": after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime,
+                  "runs": outcome.counts["runs_this_time"], "exit_code": outcome.exit_code, "rows": digest,
+                  "fight_seconds": resolved.configs[0].program["duration_ticks"] / 60}), flush=True)
+import os
+os._exit(0)  # the batch is over (executor closed, workers joined): its teardown is not the batch's cost
+"""
+SETUPS = {"local1": ("local", 1), "local2": ("local", 2), "dask2": ("dask", 2)}
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Orphaned descendants of a trial (a forkserver, a resource tracker) are reaped here, so
+    their CPU counts in RUSAGE_CHILDREN. Linux only; elsewhere the figures may miss them."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _reap_all(deadline: float) -> None:
+    """Wait for every descendant of this process (the trial's leftovers included)."""
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return  # no children left
+        if pid == 0:
+            time.sleep(0.01)
+    raise RuntimeError("a trial left processes running for 60 s")
+
+
+def run_trial(setup: str, spec: Path, env: dict[str, str]) -> dict[str, Any]:
+    executor, workers = SETUPS[setup.split(":")[-1]]
+    load = os.getloadavg()[0]
+    cpu0 = _children_cpu()
+    # cwd: not a checkout (``python -c`` puts the working directory first on sys.path)
+    proc = subprocess.run([sys.executable, "-c", TRIAL_PROBE, str(spec), executor, str(workers)], env=env,
+                          cwd=spec.parent, capture_output=True, text=True, timeout=3600)
+    _reap_all(time.monotonic() + 60)
+    tree = _children_cpu() - cpu0
+    if proc.returncode != 0:
+        raise RuntimeError(f"trial {setup} failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+    doc = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {"setup": setup, "load_1m": round(load, 2), "wall": round(doc["wall"], 3),
+            "runs_wall": round(doc["runs_wall"], 3),
+            "cpu": round(tree - doc["driver_cpu_before"], 3), "driver_cpu": round(doc["driver_cpu_batch"], 3),
+            "runs": doc["runs"], "exit_code": doc["exit_code"], "rows": doc["rows"],
+            "fight_seconds": doc["fight_seconds"]}
+
+
+def compare(args: argparse.Namespace) -> None:
+    config = ROOT / "artifacts" / "baselines" / "shrine_trial.json"
+    subreaper = become_subreaper()
+    trees = {"": ROOT}
+    if args.before:
+        trees["before:"] = Path(args.before).resolve()
+    setups = [tag + setup for setup in args.setups for tag in trees]  # before:local1, local1, before:local2, ...
+    trials: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="gcv-bench-batch-") as tmp:
+        envs = {tag: dict(os.environ, PYTHONPATH=str(tree), GCV_HOME=str(Path(tmp) / "ws"))
+                for tag, tree in trees.items()}
+        if args.python:
+            for env in envs.values():
+                env["GCV_NATIVE"] = "off"
+        specs = {}
+        for setup in setups:
+            specs[setup] = Path(tmp) / f"bench_{setup.replace(':', '_')}.toml"
+            specs[setup].write_text(SPEC.format(config=config, seeds=args.seeds,
+                                                output=Path(tmp) / f"out_{setup.replace(':', '_')}"))
+        # warm-up: the native library is built (once per machine) outside the figures
+        run_trial(setups[0], specs[setups[0]], envs[""])
+        for _ in range(args.repeat):
+            for setup in setups:
+                tag = "before:" if setup.startswith("before:") else ""
+                trials.append(run_trial(setup, specs[setup], envs[tag]))
+    by_setup: dict[str, dict[str, Any]] = {}
+    for setup in setups:
+        mine = [t for t in trials if t["setup"] == setup]
+        wall = statistics.median(t["wall"] for t in mine)
+        executor, workers = SETUPS[setup.split(":")[-1]]
+        by_setup[setup] = {
+            "executor": executor, "workers": workers, "runs": mine[0]["runs"],
+            "wall_s": round(wall, 3), "runs_wall_s": round(statistics.median(t["runs_wall"] for t in mine), 3),
+            "cpu_s": round(statistics.median(t["cpu"] for t in mine), 3),
+            "driver_cpu_s": round(statistics.median(t["driver_cpu"] for t in mine), 3),
+            "runs_per_s": round(mine[0]["runs"] / wall, 1),
+            "x_real_time": round(mine[0]["runs"] * mine[0]["fight_seconds"] / wall),
+            "walls": [t["wall"] for t in mine], "cpus": [t["cpu"] for t in mine],
+            "loads_1m": [t["load_1m"] for t in mine], "exit_codes": sorted({t["exit_code"] for t in mine}),
+        }
+    ratios: dict[str, float] = {}
+
+    def ratio(name: str, a: str, b: str, key: str) -> None:
+        if a in by_setup and b in by_setup and by_setup[b][key]:
+            ratios[name] = round(by_setup[a][key] / by_setup[b][key], 2)
+
+    for tag in trees:
+        ratio(f"{tag}wall_local1_over_local2", f"{tag}local1", f"{tag}local2", "wall_s")
+        ratio(f"{tag}runs_wall_local1_over_local2", f"{tag}local1", f"{tag}local2", "runs_wall_s")
+        ratio(f"{tag}cpu_local2_over_local1", f"{tag}local2", f"{tag}local1", "cpu_s")
+        ratio(f"{tag}cpu_dask2_over_local2", f"{tag}dask2", f"{tag}local2", "cpu_s")
+        ratio(f"{tag}cpu_dask2_over_local1", f"{tag}dask2", f"{tag}local1", "cpu_s")
+        ratio(f"{tag}wall_local1_over_dask2", f"{tag}local1", f"{tag}dask2", "wall_s")
+    loads = [t["load_1m"] for t in trials]
+    out = {"cpu_count": os.cpu_count(), "python_sim": "python" if args.python else "this machine's path",
+           "seeds": args.seeds, "repeat": args.repeat, "exact_tree_cpu": subreaper,
+           "before_tree": str(trees.get("before:", "")) or None,
+           "load_1m": {"min": min(loads), "median": statistics.median(loads), "max": max(loads)},
+           "by_setup": by_setup, "ratios": ratios,
+           "identical_rows": len({t["rows"] for t in trials}) == 1, "trials": trials}
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return
+    print(f"gcv batch: baseline bot population, {args.seeds} seeds x 3 skills, median of {args.repeat} interleaved "
+          f"trials ({out['cpu_count']} CPUs; 1-min load average before the trials {out['load_1m']['min']}-"
+          f"{out['load_1m']['max']}, median {out['load_1m']['median']}); python-sim "
+          f"{'in Python (GCV_NATIVE=off)' if args.python else 'on this machine path (native if built)'}"
+          + (f"; before: {out['before_tree']}" if args.before else ""))
+    print(f"  {'setup':<14} {'runs':>5} {'wall s':>7} {'runs s':>7} {'CPU s':>7} {'driver':>7} {'runs/s':>8}  "
+          "trials (wall/CPU, load)")
+    for setup, r in by_setup.items():
+        detail = ", ".join(f"{w:.2f}/{c:.2f} @{ld}" for w, c, ld in zip(r["walls"], r["cpus"], r["loads_1m"]))
+        print(f"  {setup:<14} {r['runs']:>5} {r['wall_s']:>7.3f} {r['runs_wall_s']:>7.3f} {r['cpu_s']:>7.3f} "
+              f"{r['driver_cpu_s']:>7.3f} {r['runs_per_s']:>8.1f}  {detail}")
+    print("  (wall: run_job; runs: run_job's start to its last row, before the table and statistics)")
+    for name, value in ratios.items():
+        print(f"  {name.replace('_', ' ')}: {value}x")
+    print(f"  rows identical across setups and trials{' and trees' if args.before else ''}: {out['identical_rows']}"
+          + ("" if subreaper else "  (CPU of orphaned descendants not measured: not Linux)"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=334)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved trials per setup (medians)")
+    parser.add_argument("--setups", nargs="+", choices=list(SETUPS), default=list(SETUPS))
+    parser.add_argument("--before", metavar="DIR", help="a checkout of the code before a change (git archive "
+                        "REV | tar -x -C DIR): each setup also runs with it, interleaved, same figures")
     parser.add_argument("--python", action="store_true", help="python-sim in Python (GCV_NATIVE=off)")
     parser.add_argument("--memory", action="store_true", help="peak RSS of gcv batch itself (256 runs)")
     parser.add_argument("--json", action="store_true")
@@ -117,46 +297,7 @@ def main() -> None:
     if args.memory:
         measure_memory(args.json)
         return
-    if args.python:
-        os.environ["GCV_NATIVE"] = "off"
-    config = ROOT / "artifacts" / "baselines" / "shrine_trial.json"
-    results = {}
-    rows = {}
-    with tempfile.TemporaryDirectory(prefix="gcv-bench-batch-") as tmp:
-        for workers in args.workers:
-            spec = Path(tmp) / f"bench_{workers}.toml"
-            spec.write_text(SPEC.format(config=config, seeds=args.seeds, output=Path(tmp) / f"out_{workers}"))
-            resolved = load_batch(spec)
-            fight_seconds = resolved.configs[0].program["duration_ticks"] / 60
-            t0 = time.perf_counter()
-            outcome = run_job(resolved, workers=workers)
-            elapsed = time.perf_counter() - t0
-            runs = outcome.counts["runs_this_time"]
-            results[workers] = {
-                "runs": runs,
-                "seconds": round(elapsed, 2),
-                "runs_per_second": round(runs / elapsed, 2),
-                "ratio_to_real_time": round(runs * fight_seconds / elapsed, 1),
-                "exit_code": outcome.exit_code,
-            }
-            rows[workers] = [figures(r) for r in outcome.rows]
-    identical = len({json.dumps(r, sort_keys=True) for r in rows.values()}) == 1
-    out = {"cpu_count": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2),
-           "fight_seconds": fight_seconds, "by_workers": results, "identical_rows": identical}
-    if 1 in results and 2 in results:
-        out["speedup_2_vs_1"] = round(results[2]["runs_per_second"] / results[1]["runs_per_second"], 2)
-    if args.json:
-        print(json.dumps(out, indent=2))
-        return
-    print(f"baseline bot population, {args.seeds} seeds x 3 skills, local executor "
-          f"({out['cpu_count']} CPUs, load average {out['load_average_1m']} at the end); python-sim "
-          f"{'in Python (GCV_NATIVE=off)' if args.python else 'on this machine path (native if built)'}")
-    for workers, r in results.items():
-        print(f"  {workers} worker(s): {r['runs']} runs in {r['seconds']} s = {r['runs_per_second']} runs/s "
-              f"= {r['ratio_to_real_time']}x real time (exit {r['exit_code']})")
-    if "speedup_2_vs_1" in out:
-        print(f"  speed-up 2 vs 1 workers: {out['speedup_2_vs_1']}x")
-    print(f"  rows identical across worker counts: {identical}")
+    compare(args)
 
 
 if __name__ == "__main__":

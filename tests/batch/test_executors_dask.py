@@ -40,7 +40,7 @@ def test_dask_rows_equal_local_rows(tmp_path: Path, cluster) -> None:
     assert dask.summary == local.summary
     # the units really went through the scheduler to the worker processes
     assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
-    assert cluster.scheduler.task_prefixes["run_unit"].state_counts["memory"] >= 2
+    assert cluster.scheduler.task_prefixes["run_packed_unit"].state_counts["memory"] >= 2
 
 
 @pytest.mark.slow
