@@ -58,6 +58,7 @@ PLATFORMS = ("linux", "windows", "macos")
 MAX_RETRIES = 1          # a run survives one lost worker; the second ends it
 POLL_SECONDS = 0.5       # how often the driver asks the scheduler where its run is
 CONFIG_BYTES = 64 * 1024
+DATASET_PREFIX = "gcv-run-"  # what a dispatched run is published under on the scheduler (with its address)
 INSTALL_HINT = "the build agents need the 'distributed' package: pip install 'gcv[dask]'"
 
 
@@ -178,9 +179,10 @@ def cluster_status(config: BuildAgentsConfig) -> dict[str, Any]:
         return status
     try:
         workers = _workers(client)
+        waiting = [str(n) for n in client.list_datasets() if str(n).startswith(DATASET_PREFIX)]
     finally:
         client.close()
-    status.update(reachable=True, workers=sorted(workers.values(), key=lambda w: str(w["name"])),
+    status.update(reachable=True, uncollected_runs=len(waiting), workers=sorted(workers.values(), key=lambda w: str(w["name"])),
                   offered={e: sorted(workers[a]["name"] for a in _offering(workers, resources(e, config.platform)))
                            for e in config.engines})
     return status
@@ -244,7 +246,7 @@ class AgentRunner:
         if deadline is not None:
             limit = min(limit, deadline)
         payload, digest = request_payload(request)
-        name = f"gcv-run-{self.engine}-{self.platform or 'any'}-{digest}"
+        name = f"{DATASET_PREFIX}{self.engine}-{self.platform or 'any'}-{digest}"
         needed = resources(self.engine, self.platform)
         try:
             client = _client(config)

@@ -319,6 +319,7 @@ def test_a_killed_gcv_run_resumes_and_collects_the_agent_s_run(tmp_path: Path, c
     summary = json.loads(resumed.stdout)
     assert resumed.returncode == 0, (resumed.stdout[-2000:], resumed.stderr[-3000:], cluster.logs())
     assert summary["status"] == "evidence_ready" and summary["engines_used"] == ["ue5-harness"]
+    assert summary["build_agents"] == {"platform": None}
     state = json.loads((home / "workflows" / wf / "state.json").read_text())
     assert state["settings"]["build_agents"] == {"platform": None}  # the evidence says where the runs went
     runs = state["usage"]["baseline_runs"] + state["usage"]["candidate_runs"]
@@ -342,6 +343,7 @@ def test_gcv_engines_shows_the_agents_and_their_resources(tmp_path: Path, agents
     shown = json.loads(_gcv("engines", "--json", env=env).stdout)
     found = shown["build_agents"]
     assert found["reachable"] is True and found["scheduler"] == agents.address
+    assert found["uncollected_runs"] == 0  # every run the other tests sent was collected
     assert {w["name"]: w["resources"] for w in found["workers"]} == {"agent-ue5": {"ue5": 1.0, "linux": 1.0},
                                                                       "agent-unity": {"unity": 1.0}}
     assert found["offered"] == {"ue5": ["agent-ue5"], "unity": []}  # the unity agent does not declare linux

@@ -215,6 +215,9 @@ def _print_build_agents(con, agents: dict[str, Any]) -> None:
              for w in agents["workers"]]
     if table:
         print_table(con, [Col("worker", "id"), Col("address", "id"), Col("resources")], table)
+    if agents.get("uncollected_runs"):
+        con.print(f"  {agents['uncollected_runs']} dispatched run(s) wait on the scheduler for their workflow to "
+                  "collect them (`gcv resume`)", soft_wrap=True)
     for engine, names in agents["offered"].items():
         words = escape(", ".join(names)) if names else "[yellow]no worker offers it: its runs fail no_agent[/]"
         con.print(f"  {escape(engine)}: {words}", soft_wrap=True)
