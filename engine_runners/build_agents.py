@@ -104,7 +104,7 @@ def load_config(workspace: Path) -> BuildAgentsConfig | None:
     path = config_path(workspace)
     try:
         raw = path.read_bytes()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no file, or no workspace (the store says so)
         return None
     except OSError as exc:
         raise BuildAgentsConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
@@ -258,8 +258,11 @@ class AgentRunner:
                                                             f"{config.connect_timeout_seconds:g} s: {exc}")
         try:
             outcome = self._dispatch(client, request, name, payload, digest, needed, limit, deadline, notes)
-            if isinstance(outcome, RunResult):
-                return outcome
+            if isinstance(outcome, RunResult):  # nothing came back: the log says what the driver saw
+                log = Path(request.output_dir) / LOG_FILE
+                log.write_text("".join(f"{AGENT_LOG_PREFIX}{line}\n" for line in [
+                    *outcome.notes, f"{outcome.error_kind}: {outcome.error}"]), encoding="utf-8")
+                return outcome.model_copy(update={"log_path": str(log)})
             return self._deliver(request, outcome, digest, config, notes, started)
         finally:
             client.close(timeout=config.connect_timeout_seconds)
@@ -269,16 +272,23 @@ class AgentRunner:
         future = client.submit(run_on_agent, self.engine, payload, digest, timeout=max(1.0, limit - time.time()),
                                deadline=deadline, key=f"{name}-a{attempt}", resources=needed, pure=False)
         if attempt > 1:
-            client.unpublish_dataset(name)
+            try:
+                client.unpublish_dataset(name)
+            except KeyError:
+                pass
         client.publish_dataset(future, name=name)  # outlives this process: a resume collects it
         return future
 
     def _forget(self, client: Any, name: str, future: Any) -> None:
+        """Nobody will collect this run: release its name and cancel it (best effort)."""
         try:
             client.unpublish_dataset(name)
         except (KeyError, OSError, TimeoutError):
             pass
-        client.cancel([future])
+        try:
+            client.cancel([future])
+        except (OSError, TimeoutError):
+            pass
 
     def _dispatch(self, client: Any, request: RunRequest, name: str, payload: bytes, digest: str,
                   needed: dict[str, float], limit: float, deadline: float | None, notes: list[str]
@@ -289,8 +299,8 @@ class AgentRunner:
         future = client.get_dataset(name, default=None)
         attempt = 1
         if future is not None:
-            notes.append(f"collected request {digest[:12]}... from the build agents, where an earlier gcv process "
-                         "(interrupted or killed) had sent it; it was not run again")
+            notes.append(f"found request {digest[:12]}... already on the build agents, sent by an earlier gcv process "
+                         "(interrupted or killed): collected that run; it was not sent again")
         else:
             workers = _workers(client)
             if not _offering(workers, needed):

@@ -256,6 +256,8 @@ def test_a_second_lost_agent_ends_the_run_with_a_clear_reason(tmp_path: Path, cl
     assert not result.ok and result.error_kind == "agent_lost", result.error
     assert "2 build agents died while running it" in result.error and "1 retry on another worker" in result.error
     assert addresses[0] in result.error  # the lost agents are named
+    log = _log(result)  # and the run's log (in the bundle) says what the driver saw
+    assert log.count("was lost while it ran the request") == 2 and "agent_lost: 2 build agents died" in log
 
 
 @pytest.mark.slow
@@ -325,7 +327,7 @@ def test_a_killed_gcv_run_resumes_and_collects_the_agent_s_run(tmp_path: Path, c
     runs = state["usage"]["baseline_runs"] + state["usage"]["candidate_runs"]
     assert launches.read_text().count("\n") == runs  # the baseline was not run a second time
     baseline_log = (home / "workflows" / wf / "runs" / state["baseline_run"]["run_id"] / "run.log").read_text()
-    assert "ran on worker agent-ue5" in baseline_log and "it was not run again" in baseline_log
+    assert "ran on worker agent-ue5" in baseline_log and "it was not sent again" in baseline_log
     verified = _gcv("verify", summary["evidence"]["bundle"], "--replay", "--json", env=env)
     assert verified.returncode == 0, verified.stdout[-3000:]
 
