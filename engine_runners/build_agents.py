@@ -163,6 +163,19 @@ def _declared(workers: dict[str, dict[str, Any]]) -> str:
                      for w in workers.values())
 
 
+def _deaths(client: Any, key: str) -> int:
+    """How many workers died while running the task ``key``: the scheduler's own count (a worker
+    that died between two of the driver's looks is counted too); 0 when it cannot say."""
+    def suspicious(dask_scheduler: Any, key: str) -> int:  # runs on the scheduler, pickled by value
+        task = dask_scheduler.tasks.get(key)
+        return 0 if task is None else int(task.suspicious)
+
+    try:
+        return int(client.run_on_scheduler(suspicious, key=key))
+    except Exception:  # noqa: BLE001 - a scheduler that refuses pickled functions: the driver's looks alone
+        return 0
+
+
 def cluster_status(config: BuildAgentsConfig) -> dict[str, Any]:
     """What ``gcv engines`` shows: the scheduler, reachable or not, its workers and what they declare,
     and which workers can take each dispatched engine's runs."""
@@ -309,13 +322,16 @@ class AgentRunner:
                                                        f"--resources \"{wanted}\"` on a machine with the engine")
             future = self._submit(client, name, attempt, payload, digest, needed, limit, deadline)
         seen: list[str] = []
-        lost: list[str] = []
+        lost: list[str] = []     # the lost workers the driver saw running it
+        earlier = 0              # deaths counted against attempts before this one
         waiting_since: float | None = None
 
-        def lost_run(why: str) -> RunResult:
+        def lost_run(why: str, count: int) -> RunResult:
             self._forget(client, name, future)
+            unseen = count - len(lost)
+            named = ", ".join(lost) + (f"{' and ' if lost else ''}{unseen} the driver did not see" if unseen > 0 else "")
             return self._fail(request, "agent_lost", f"{why}; the run was given up after {MAX_RETRIES} retry "
-                                                     f"on another worker (lost: {', '.join(lost)})", notes)
+                                                     f"on another worker (lost: {named})", notes)
 
         while True:
             remaining = limit - time.time()
@@ -334,8 +350,9 @@ class AgentRunner:
                         if w not in workers and w not in lost:
                             lost.append(w)
                             notes.append(f"build agent {w} was lost while it ran the request")
-                    if len(lost) > MAX_RETRIES:
-                        return lost_run(f"{len(lost)} build agents died while running it")
+                    count = max(len(lost), earlier + _deaths(client, future.key))
+                    if count > MAX_RETRIES:
+                        return lost_run(f"{count} build agents died while running it", count)
                     if where:
                         if where[0] not in seen:
                             seen.append(where[0])
@@ -354,8 +371,10 @@ class AgentRunner:
                 if gone not in lost:
                     lost.append(gone)
                     notes.append(f"build agent {gone} was lost while it ran the request")
-                if len(lost) > MAX_RETRIES or attempt > MAX_RETRIES:
-                    return lost_run("the scheduler gave the run up: every worker that took it died")
+                count = max(len(lost), earlier + max(1, getattr(exc, "allowed_failures", 0) + 1))
+                if count > MAX_RETRIES or attempt > MAX_RETRIES:
+                    return lost_run("the scheduler gave the run up: every worker that took it died", count)
+                earlier = count
                 attempt += 1
                 notes.append(f"sent the request again (attempt {attempt})")
                 future = self._submit(client, name, attempt, payload, digest, needed, limit, deadline)

@@ -89,6 +89,7 @@ def test_a_run_whose_workspace_lost_its_agents_fails_naming_the_file(tmp_path: P
     assert result.error_kind == "agents_misconfigured" and "field engines" in (result.error or "")
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_a_clear_error_within_the_connect_timeout(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     started = time.monotonic()
@@ -241,8 +242,11 @@ def test_an_agent_killed_mid_run_costs_one_retry_on_another(tmp_path: Path, any_
 
 @pytest.mark.slow
 @pytest.mark.toolchain
+@pytest.mark.parametrize("pause", [1.5, 0.0], ids=["seen", "at-once"])
 def test_a_second_lost_agent_ends_the_run_with_a_clear_reason(tmp_path: Path, cluster: Cluster,
-                                                             harnesses: dict[str, Path]) -> None:
+                                                             harnesses: dict[str, Path], pause: float) -> None:
+    """``at-once``: agent-b dies before the driver may have looked; the scheduler's own count of the
+    workers that died running it still ends the run at once (not after agent_wait_seconds)."""
     first = _slow_agent(cluster, "agent-a", harnesses["ue5"], tmp_path, "30")
     thread, box = _in_thread(lambda: AgentRunner("ue5", _config(cluster.address)).run(_request(tmp_path / "out")))
     wait_for(lambda: first.is_file(), 30, "the run started on agent-a")
@@ -250,14 +254,16 @@ def test_a_second_lost_agent_ends_the_run_with_a_clear_reason(tmp_path: Path, cl
     cluster.kill_worker("agent-a")
     wait_for(lambda: second.is_file(), 30, "the retry started on agent-b")
     addresses = [a for a, w in cluster.info()["workers"].items() if w["name"] == "agent-b"]
+    time.sleep(pause)  # the driver looks every 0.5 s: after 1.5 s it has seen agent-b run it
     cluster.kill_worker("agent-b")
-    thread.join(30)
+    thread.join(20)
     result = box[0]
     assert not result.ok and result.error_kind == "agent_lost", result.error
     assert "2 build agents died while running it" in result.error and "1 retry on another worker" in result.error
-    assert addresses[0] in result.error  # the lost agents are named
     log = _log(result)  # and the run's log (in the bundle) says what the driver saw
-    assert log.count("was lost while it ran the request") == 2 and "agent_lost: 2 build agents died" in log
+    assert "agent_lost: 2 build agents died" in log
+    if pause:  # the lost agents are named
+        assert addresses[0] in result.error and log.count("was lost while it ran the request") == 2
 
 
 @pytest.mark.slow
