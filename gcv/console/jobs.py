@@ -19,8 +19,10 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
+from engine_runners.build_agents import agent_runner
 from gcv.evidence.notify import CONFIG_FILE as NOTIFY_CONFIG
 from gcv.evidence.notify import notify
 from gcv.service import workflows
@@ -62,7 +64,8 @@ class Jobs:
         self._jobs: dict[str, Job] = {}
 
     def loop(self) -> WorkflowLoop:
-        return WorkflowLoop(self.ws, clock=self.clock, activities=self.activities_factory())
+        return WorkflowLoop(self.ws, clock=self.clock, activities=self.activities_factory(),
+                            build_agents=partial(agent_runner, self.ws.root))
 
     def get(self, wf_id: str) -> Job | None:
         with self._lock:

@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine_runners.build_agents import BuildAgentsConfigError
+from engine_runners.build_agents import load_config as load_agents
 from engine_runners.registry import all_runners
 from gcv.console import i18n
 from gcv.console.i18n import N_, _, tr
@@ -89,12 +91,21 @@ def budget_inputs(state: WorkflowState, *, grow: bool = False) -> list[dict[str,
     return out
 
 
-def usable_engines() -> list[dict[str, Any]]:
-    """What ``gcv engines`` reports, and which of them can run here now."""
+def usable_engines(workspace: Path | None = None) -> list[dict[str, Any]]:
+    """What ``gcv engines`` reports, and which of them can run now: here, or, for the engines the
+    workspace's ``build_agents.toml`` sends to build agents, there (``build_agents``: the scheduler)."""
+    try:
+        agents = load_agents(workspace) if workspace is not None else None
+    except BuildAgentsConfigError:  # a submission refuses it, naming the file and field
+        agents = None
     rows = []
     for runner in all_runners():
         st = runner.check()
-        rows.append({**st.as_dict(), "usable": st.status == "available"})
+        row = {**st.as_dict(), "usable": st.status == "available"}
+        if agents is not None and runner.name in agents.engines:
+            row.update(usable=True, build_agents=agents.scheduler,
+                       reason=f"runs on build agents through {agents.scheduler} (here: {st.reason})")
+        rows.append(row)
     return rows
 
 

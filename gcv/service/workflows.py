@@ -13,10 +13,13 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeGuard, overload
 
 from pydantic import ValidationError
 
+from engine_runners.build_agents import CONFIG_FILE as BUILD_AGENTS_FILE
+from engine_runners.build_agents import BuildAgentsConfigError, dispatched
 from engine_runners.registry import UnknownEngineError, unavailable_reason
 from gcv.agents.doctor import agents_report
 from gcv.agents.requirement import get_requirement_provider
@@ -32,7 +35,7 @@ from gcv.store.catalog import Workspace
 from gcv.store.errors import DamagedRecord, StoreError, WorkflowLocked
 from gcv.workflow.baselines import active_baseline
 from gcv.workflow.loop import WorkflowError, WorkflowLoop
-from gcv.workflow.state import Budgets, Settings, WorkflowState
+from gcv.workflow.state import Budgets, BuildAgents, Settings, WorkflowState
 from gcv.workflow.states import NOTE_REQUIRED, IllegalTransition
 
 
@@ -152,15 +155,31 @@ def offered_providers() -> list[dict[str, Any]]:
     return [p for p in agents_report()["providers"] if p["usable"] and "usage" not in p]
 
 
-def check_submission(submission: Submission) -> None:
-    """Refuse, before anything is proposed, authorized or recorded, a request that cannot run."""
+def build_agents_for(workspace: Path, engine: str) -> BuildAgents | None:
+    """Whether the workspace sends ``engine``'s runs to build agents (its ``build_agents.toml``),
+    as the workflow's settings record it; ``InvalidInput`` names the file and field of a bad file."""
+    try:
+        config = dispatched(workspace, engine)
+    except BuildAgentsConfigError as exc:
+        raise InvalidInput(str(exc), field=BUILD_AGENTS_FILE, hint="docs/engines.md, 'Runs on build agents'") from None
+    return None if config is None else BuildAgents(platform=config.platform)
+
+
+def check_submission(submission: Submission, workspace: Path | None = None) -> BuildAgents | None:
+    """Refuse, before anything is proposed, authorized or recorded, a request that cannot run.
+    With the ``workspace``, an engine whose runs go to its build agents needs no engine here
+    (returned: what the settings record)."""
     if not submission.request.strip():
         raise InvalidInput("the request is empty; describe the change in plain language", field="request")
     check_fairness_policy(submission.fairness_policy)
     try:
-        reason = unavailable_reason(submission.engine)
+        agents = build_agents_for(workspace, submission.engine) if workspace is not None else None
+        reason = None if agents is not None and not submission.population else unavailable_reason(submission.engine)
     except UnknownEngineError as exc:
         raise InvalidInput(str(exc), field="engine") from None
+    if reason is not None and agents is not None:  # a population's fights run on this host
+        raise InvalidInput(f"{reason}; a bot population runs on this host, not on the build agents",
+                           field="population", hint="drop --population, or configure the engine here")
     if reason is not None:
         raise InvalidInput(reason, field="engine", hint="see `gcv engines`; configure it or choose another --engine")
     if submission.offered_providers_only:
@@ -168,11 +187,12 @@ def check_submission(submission: Submission) -> None:
         if submission.provider not in offered:
             raise InvalidInput(f"{submission.provider!r} is not usable here; usable: {', '.join(offered)} (see "
                                "`gcv agents`)", field="provider")
-        return
+        return agents
     try:
         get_requirement_provider(submission.provider)
     except (ValueError, KeyError, ImportError) as exc:
         raise InvalidInput(f"provider {submission.provider!r} is not available: {exc}", field="provider") from None
+    return agents
 
 
 def submit(loop: WorkflowLoop, submission: Submission, *,
@@ -180,12 +200,13 @@ def submit(loop: WorkflowLoop, submission: Submission, *,
     """``gcv run`` / "New change": create the workflow and propose, up to where a person is
     needed (authorization, an answer) or to the end (out of scope, no change). ``on_created``
     hears the new id and the baseline's source before the agents work."""
-    check_submission(submission)
+    agents = check_submission(submission, loop.ws.root)
     with refusals():
         base, source = submission.baseline or active_baseline(loop.ws, loop.clock())
         settings = Settings(engine=submission.engine, provider=submission.provider, seed=submission.seed,
                             budgets=submission.budgets, population=submission.population,
-                            fairness_policy=check_fairness_policy(submission.fairness_policy), record_intent=True)
+                            fairness_policy=check_fairness_policy(submission.fairness_policy), record_intent=True,
+                            build_agents=agents)
         wf_id = loop.create(submission.request, base, settings, baseline_source=source, actor=submission.actor,
                             resubmitted_from=submission.resubmitted_from)
     if on_created is not None:

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
+from engine_runners.base import EngineRunner
 from gcv.agents.base import CallBudget, CallLimits, RequirementDecision
 from gcv.agents.errors import AgentError
 from gcv.agents.requirement import RequirementAgent
@@ -127,8 +128,12 @@ class WorkflowLoop:
     def __init__(self, workspace: Workspace, *, clock: Callable[[], float] = time.time,
                  activities: Activities | None = None,
                  on_trace: Callable[[str], None] | None = None,
-                 on_progress: Callable[[str], None] | None = None) -> None:
+                 on_progress: Callable[[str], None] | None = None,
+                 build_agents: Callable[[str, str | None], EngineRunner] | None = None) -> None:
         self.ws = workspace
+        # (engine, platform) -> the runner of a workflow whose settings send its runs to build agents;
+        # without it (replay, tests) such runs go to ``activities.runner`` like any other
+        self.build_agents = build_agents
         self.clock = clock
         self.activities = activities or default_activities()
         self.on_trace = on_trace or (lambda line: None)
@@ -382,7 +387,10 @@ class WorkflowLoop:
              now: float) -> RunRecord:
         def work() -> RunRecord:
             request = run_request(config, settings=state.settings, run_id=run_id, capture_ticks=CAPTURE_TICKS)
-            runner = self.activities.runner(state.settings.engine)
+            agents = state.settings.build_agents
+            runner = (self.build_agents(state.settings.engine, agents.platform)
+                      if agents is not None and self.build_agents is not None
+                      else self.activities.runner(state.settings.engine))
             # The deadline bounds the engine run too: what is left of it (in the loop's time) becomes
             # a wall-clock deadline for the runner, which ends the engine when it passes.
             deadline = None if state.deadline_at is None else time.time() + max(0.0, state.deadline_at - now)

@@ -52,6 +52,16 @@ class Budgets(GcvModel):
                                                      "included (apart from max_model_calls)")
 
 
+class BuildAgents(_Model):
+    """The workflow's engine runs go to build agents (``engine_runners.build_agents``): the workspace's
+    ``build_agents.toml`` named its engine when the workflow was submitted. The scheduler's address is
+    read from that file at each run (it is the workspace's, not the evidence's); which agent ran each
+    run is in the run's ``run.log`` (``[gcv-agent]`` lines)."""
+
+    platform: Literal["linux", "windows", "macos"] | None = Field(
+        default=None, description="only agents that declare this platform ran the runs")
+
+
 class Settings(_Model):
     """What the designer (or the command line) chose before anything ran."""
 
@@ -66,6 +76,9 @@ class Settings(_Model):
                                                       "gameplay in the reference simulator before an engine run")
     repair_search: bool = Field(default=True, description="search each repair's magnitude on its ladder in the "
                                                           "reference simulator (docs/repair.md)")
+    build_agents: BuildAgents | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="set when the engine runs went to build agents through a Dask scheduler (docs/engines.md)")
     # left out of the JSON at its default, so states written before it keep their form
     fairness_policy: FairnessPolicy = Field(
         default=DEFAULT_FAIRNESS_POLICY, exclude_if=lambda v: v == DEFAULT_FAIRNESS_POLICY,
@@ -326,7 +339,7 @@ def state_json_schema() -> dict[str, Any]:
     return model_schema(WorkflowState, STATE_SCHEMA_FILE, mode="serialization")
 
 
-__all__ = ["WorkflowState", "Budgets", "Settings", "Usage", "Authorization", "Scope", "Answer", "RequirementOutcome",
+__all__ = ["WorkflowState", "Budgets", "BuildAgents", "Settings", "Usage", "Authorization", "Scope", "Answer", "RequirementOutcome",
            "RunRecord", "PopulationRecord", "FairnessRecord", "RepairRecord", "Round", "HumanDecision", "History",
            "LogMark", "STATE_ID", "CAPTURE_TICKS",
            "STATE_SCHEMA_FILE", "load_state", "state_json_schema"]

@@ -45,6 +45,8 @@ def summary_object(d: WorkflowDir, state: WorkflowState) -> dict[str, Any]:
         "authorization": state.authorization.model_dump(mode="json") if state.authorization else None,
         "human_decision": state.human_decision.model_dump(mode="json") if state.human_decision else None,
         "engine": state.settings.engine, "engines_used": state.engines_used(), "provider": state.settings.provider,
+        "build_agents": (state.settings.build_agents.model_dump(mode="json")
+                         if state.settings.build_agents is not None else None),
         "workspace": str(d.root), "decisions": decisions_allowed(state.status),
         "baseline_source": state.baseline_source,
         "submitted_by": state.submitted_by, "resubmitted_from": state.resubmitted_from,

@@ -78,3 +78,34 @@ def test_engines_lists_every_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     assert list(rows) == ["python-sim", "unity", "ue5"]
     assert rows["python-sim"]["status"] == "available" and "batches:" in rows["python-sim"]["reason"]
     assert rows["unity"]["status"] == "not_installed" and "renders_frames" in rows["unity"]["capabilities"]
+
+
+@pytest.mark.slow
+def test_engines_says_whether_build_agents_are_configured_and_reachable(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a scheduler to reach (the reachable case runs against real processes in
+    tests/engine_runners/test_build_agents.py)."""
+    import socket
+
+    monkeypatch.setenv("GCV_HOME", str(tmp_path))
+    shown = json.loads(CliRunner().invoke(app, ["engines", "--json"]).stdout)["build_agents"]
+    assert shown == {"configured": False, "file": str(tmp_path / "build_agents.toml"), "engines": []}
+    assert "build agents: none" in CliRunner().invoke(app, ["engines"], env={"COLUMNS": "200"}).stdout
+    (tmp_path / "build_agents.toml").write_text('scheduler = "tcp://127.0.0.1:1"\nengines = ["ue7"]\n')
+    shown = json.loads(CliRunner().invoke(app, ["engines", "--json"]).stdout)["build_agents"]
+    assert shown["reachable"] is None and "field engines: 'ue7' is not an engine" in shown["error"]
+    text = CliRunner().invoke(app, ["engines"], env={"COLUMNS": "300"}).stdout
+    assert "build agents: misconfigured" in text and "ue7" in text
+    pytest.importorskip("distributed")
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    (tmp_path / "build_agents.toml").write_text(f'scheduler = "tcp://127.0.0.1:{port}"\nengines = ["ue5"]\n'
+                                                'connect_timeout_seconds = 0.5\n')
+    result = CliRunner().invoke(app, ["engines", "--json"])
+    shown = json.loads(result.stdout)
+    assert result.exit_code == 0 and shown["build_agents"]["reachable"] is False
+    assert "cannot reach the scheduler within 0.5 s" in shown["build_agents"]["error"]
+    assert {r["engine"]: r.get("runs_on") for r in shown["engines"]}["ue5"] == "build agents"
+    text = CliRunner().invoke(app, ["engines"], env={"COLUMNS": "300"}).stdout
+    assert f"build agents: scheduler tcp://127.0.0.1:{port} unreachable; runs of ue5 go there" in text

@@ -48,3 +48,18 @@ def test_a_cached_verification_is_for_the_verification_keys_it_was_made_with(mon
     pinned = verifier_keys_digest()
     key.write_text("another key")
     assert len({none, hmac, pinned, verifier_keys_digest()}) == 4
+
+
+def test_an_engine_the_build_agents_run_is_offered_though_this_host_has_none(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from gcv.console.views import usable_engines
+
+    for var in ("GCV_UE_HARNESS", "GCV_UE_EDITOR_CMD", "GCV_UE_GAME", "GCV_UE_MODE"):
+        monkeypatch.delenv(var, raising=False)
+    assert {r["engine"]: r["usable"] for r in usable_engines(tmp_path)}["ue5"] is False
+    (tmp_path / "build_agents.toml").write_text('scheduler = "tcp://10.0.0.9:8786"\nengines = ["ue5"]\n')
+    rows = {r["engine"]: r for r in usable_engines(tmp_path)}
+    assert rows["ue5"]["usable"] is True and rows["ue5"]["build_agents"] == "tcp://10.0.0.9:8786"
+    assert rows["ue5"]["reason"].startswith("runs on build agents through tcp://10.0.0.9:8786 (here: no Unreal")
+    (tmp_path / "build_agents.toml").write_text('engines = "ue5"\n')  # refused at submission, naming the field
+    assert {r["engine"]: r["usable"] for r in usable_engines(tmp_path)}["ue5"] is False

@@ -265,3 +265,70 @@ def test_a_store_error_the_loop_wrapped_keeps_its_type() -> None:
     assert type(workflows.refusal_of(wrapped(WorkflowLocked("x")))) is Locked
     with pytest.raises(TypeError):
         workflows.refusal_of(RuntimeError("a bug stays a bug"))
+
+
+# ---------------------------------------------------------------------- build agents
+def _agents_file(loop: WorkflowLoop, text: str) -> None:
+    loop.ws.root.mkdir(parents=True, exist_ok=True)
+    (loop.ws.root / "build_agents.toml").write_text(text, encoding="utf-8")
+
+
+def test_an_engine_the_workspace_sends_to_build_agents_needs_no_engine_here(
+        loop: WorkflowLoop, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine_runners.python_sim import PythonSimRunner
+
+    monkeypatch.delenv("GCV_UE_HARNESS", raising=False)
+    with pytest.raises(InvalidInput) as caught:  # without the file: ue5 must be configured here
+        workflows.submit(loop, workflows.Submission(request=REQUEST, engine="ue5"))
+    assert caught.value.field == "engine"
+    _agents_file(loop, 'scheduler = "tcp://127.0.0.1:1"\nengines = ["ue5"]\nplatform = "windows"\n')
+    asked: list[tuple[str, str | None]] = []
+
+    def on_agents(engine: str, platform: str | None) -> PythonSimRunner:
+        asked.append((engine, platform))
+        return PythonSimRunner()  # stands in for the agent runner: the loop's choice is under test here
+
+    loop.build_agents = on_agents
+    wf = workflows.submit(loop, workflows.Submission(request=REQUEST, engine="ue5")).wf_id
+    state = workflows.load(loop, wf)
+    assert state.settings.build_agents is not None and state.settings.build_agents.platform == "windows"
+    workflows.authorize(loop, wf, actor="dana")
+    done = workflows.resume(loop, wf)
+    assert asked and set(asked) == {("ue5", "windows")}  # every engine run went through the agents' runner
+    assert done.state.baseline_run is not None and done.state.baseline_run.ok
+    assert len(asked) == done.state.usage.engine_runs
+
+
+def test_without_the_agents_runner_a_recorded_dispatch_runs_on_the_activities_runner(loop: WorkflowLoop) -> None:
+    """verify --replay builds its loop so: the recorded runs are re-simulated, never sent anywhere."""
+    _agents_file(loop, 'scheduler = "tcp://127.0.0.1:1"\nengines = ["python-sim"]\n')
+    wf = workflows.submit(loop, workflows.Submission(request=REQUEST)).wf_id
+    workflows.authorize(loop, wf, actor="dana")
+    done = workflows.resume(loop, wf)
+    assert done.state.settings.build_agents is not None and done.state.baseline_run is not None
+    assert done.state.baseline_run.ok
+
+
+@pytest.mark.parametrize("text, field, words", [
+    ('scheduler = "tcp://127.0.0.1:1"\nengines = ["ue6"]', "build_agents.toml", "field engines: 'ue6' is not an engine"),
+    ('scheduler = "tcp://127.0.0.1:1"\nengines = ["python-sim"]\nplatform = "beos"', "build_agents.toml",
+     "field platform"),
+])
+def test_a_bad_build_agents_toml_refuses_the_submission_naming_it(loop: WorkflowLoop, text: str, field: str,
+                                                                  words: str) -> None:
+    _agents_file(loop, text)
+    with pytest.raises(InvalidInput) as caught:
+        workflows.submit(loop, workflows.Submission(request=REQUEST))
+    assert caught.value.field == field and words in caught.value.message
+    assert str(loop.ws.root / "build_agents.toml") in caught.value.message
+    assert loop.ws.count_workflows() == 0
+
+
+def test_a_population_of_an_engine_only_the_agents_have_is_refused(loop: WorkflowLoop,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GCV_UE_HARNESS", raising=False)
+    _agents_file(loop, 'scheduler = "tcp://127.0.0.1:1"\nengines = ["ue5"]\n')
+    population = {"skills": ["average"], "seeds": 2}
+    with pytest.raises(InvalidInput) as caught:
+        workflows.submit(loop, workflows.Submission(request=REQUEST, engine="ue5", population=population))
+    assert caught.value.field == "population" and "runs on this host, not on the build agents" in caught.value.message

@@ -155,8 +155,12 @@ def engines(json_mode: bool = typer.Option(False, "--json", help="print one JSON
         if runner.name == "python-sim":
             path = native.status()
             rows[-1].update(batch_path=path.as_dict(), reason=f"{status.reason}; batches: {path.line()}")
+    agents = _build_agents()
+    for row in rows:
+        if agents.get("reachable") is not None and row["engine"] in agents["engines"]:
+            row["runs_on"] = "build agents"
     if json_mode:
-        emit_json({"engines": rows})
+        emit_json({"engines": rows, "build_agents": agents})
         return
     table = []
     for row in rows:
@@ -172,3 +176,48 @@ def engines(json_mode: bool = typer.Option(False, "--json", help="print one JSON
         for check in row["details"].get("checks", []):
             mark = "[green]ok[/]" if check["ok"] else "[yellow]warning[/]"
             con.print(f"{row['engine']}: {mark} {escape(check['check'])}: {escape(check['detail'])}", soft_wrap=True)
+    _print_build_agents(con, agents)
+
+
+def _build_agents() -> dict[str, Any]:
+    """The workspace's build agents (``build_agents.toml``): the scheduler, reachable or not, its
+    workers and their resources; ``configured: false`` without the file."""
+    from engine_runners.build_agents import BuildAgentsConfigError, cluster_status, config_path, load_config
+    from gcv.store.paths import workspace_root  # lazy, as above
+
+    root = workspace_root()
+    try:
+        config = load_config(root)
+    except BuildAgentsConfigError as exc:
+        return {"configured": True, "file": str(config_path(root)), "error": str(exc), "reachable": None,
+                "engines": []}
+    if config is None:
+        return {"configured": False, "file": str(config_path(root)), "engines": []}
+    return {"configured": True, "file": str(config_path(root)), **cluster_status(config)}
+
+
+def _print_build_agents(con, agents: dict[str, Any]) -> None:
+    if not agents["configured"]:
+        con.print(f"build agents: none (every run is on this machine; {escape(agents['file'])} would name a Dask "
+                  "scheduler)", soft_wrap=True)
+        return
+    if agents.get("reachable") is None:
+        con.print(f"[red]build agents: misconfigured[/]: {escape(agents['error'])}", soft_wrap=True)
+        return
+    state = "[green]reachable[/]" if agents["reachable"] else "[red]unreachable[/]"
+    where = f" on {agents['platform']}" if agents.get("platform") else ""
+    con.print(f"build agents: scheduler {escape(agents['scheduler'])} {state}; runs of "
+              f"{escape(', '.join(agents['engines']))}{where} go there", soft_wrap=True)
+    if agents.get("error"):
+        con.print(f"  {escape(agents['error'])}", soft_wrap=True)
+        return
+    table = [[w["name"], w["address"], ",".join(f"{k}={v:g}" for k, v in sorted(w["resources"].items())) or "none"]
+             for w in agents["workers"]]
+    if table:
+        print_table(con, [Col("worker", "id"), Col("address", "id"), Col("resources")], table)
+    if agents.get("uncollected_runs"):
+        con.print(f"  {agents['uncollected_runs']} dispatched run(s) wait on the scheduler for their workflow to "
+                  "collect them (`gcv resume`)", soft_wrap=True)
+    for engine, names in agents["offered"].items():
+        words = escape(", ".join(names)) if names else "[yellow]no worker offers it: its runs fail no_agent[/]"
+        con.print(f"  {escape(engine)}: {words}", soft_wrap=True)

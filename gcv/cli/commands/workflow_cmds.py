@@ -49,7 +49,12 @@ def _engine(json_mode: bool, quiet: bool = False):
 
     trace = (lambda line: None) if quiet else (lambda line: err.print(trace_text(line), markup=False, highlight=False,
                                                                       soft_wrap=True))
-    return WorkflowLoop(_workspace(), on_trace=trace)
+    from functools import partial
+
+    from engine_runners.build_agents import agent_runner  # lazy, as the loop: runs a workflow sends to build agents
+
+    ws = _workspace()
+    return WorkflowLoop(ws, on_trace=trace, build_agents=partial(agent_runner, ws.root))
 
 
 def summary_object(ws, state) -> dict[str, Any]:
@@ -387,8 +392,10 @@ def run(
                       deadline_seconds=deadline, **_agent_retries(provider))
     submission = workflows.Submission(request=request, engine=engine_name, provider=provider, seed=seed,
                                       budgets=budgets, fairness_policy=fairness_policy)
+    from gcv.store.paths import workspace_root
+
     try:  # before anything is proposed, authorized or recorded (as `gcv batch` does)
-        workflows.check_submission(submission)
+        workflows.check_submission(submission, workspace_root())
     except Refusal as exc:
         _refused(exc, json_mode)
     engine = _engine(json_mode)

@@ -29,8 +29,8 @@ def me(caller: SignedIn) -> dict[str, Any]:
 
 
 @router.get("/engines", response_model=EngineList, summary="Engine runners and whether each can run here (gcv engines)")
-def engines(caller: SignedIn) -> dict[str, Any]:
-    return {"engines": views.usable_engines()}
+def engines(caller: SignedIn, console: ConsoleDep) -> dict[str, Any]:
+    return {"engines": views.usable_engines(console.ws.root)}
 
 
 @router.get("/agents", response_model=ProviderList, summary="Agent providers and whether each can be used (gcv agents)")

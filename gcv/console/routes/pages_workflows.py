@@ -97,7 +97,7 @@ def new_form(request: Request, console: ConsoleDep, caller: PageCaller, error: s
     baseline = active_baseline_row(console)  # the registry exists from here on
     config, _ = active_baseline(console.ws, console.config.clock())
     _, still = console.viewer.still(config)
-    return page(console, request, "new.html", caller, engines=views.usable_engines(),
+    return page(console, request, "new.html", caller, engines=views.usable_engines(console.ws.root),
                 providers=views.usable_providers(), error=error, baseline=baseline,
                 can=views.changeable(config), still=still)
 
