@@ -30,10 +30,15 @@ README = ("make phase 2 a denser bidirectional spiral, but never more than 350 b
 FIGURES = ("player_hits", "peak_alive_bullets", "survival_ticks", "low_fps", "phases_reached", "status")
 
 
-def _to_choice(root: Path, request: str = README) -> tuple[WorkflowLoop, str]:
+def _to_choice(root: Path, request: str = README, *, lenient: bool = False,
+               settings: Settings | None = None) -> tuple[WorkflowLoop, str]:
+    """A workflow of ``request`` up to its first choice; ``lenient``: on the committed baseline
+    with its hard limit on hits raised to 6 (its targets are then stricter than its limits)."""
     loop = WorkflowLoop(Workspace(root), clock=Clock())
     baseline, source = active_baseline(loop.ws, 0.0)
-    wf = loop.create(request, baseline, Settings(), baseline_source=source)
+    if lenient:
+        baseline = baseline.model_copy(update={"limits": baseline.limits.model_copy(update={"max_player_hits": 6})})
+    wf = loop.create(request, baseline, settings or Settings(), baseline_source=source)
     loop.advance(wf)
     loop.authorize(wf, actor="omar")
     loop.advance(wf)
@@ -138,24 +143,9 @@ def test_the_human_output_prints_one_ready_command_per_trade_off(tmp_path: Path,
 
 # --- keep the change, raise the target (a baseline whose targets are stricter than its limits) --
 
-def _lenient(loop: WorkflowLoop):  # the committed baseline, its hard limit on hits raised to 6
-    baseline, source = active_baseline(loop.ws, 0.0)
-    return baseline.model_copy(update={"limits": baseline.limits.model_copy(update={"max_player_hits": 6})}), source
-
-
-def _raise_choice(root: Path, request: str) -> tuple[WorkflowLoop, str]:
-    loop = WorkflowLoop(Workspace(root), clock=Clock())
-    baseline, source = _lenient(loop)
-    wf = loop.create(request, baseline, Settings(record_intent=True), baseline_source=source)
-    loop.advance(wf)
-    loop.authorize(wf, actor="omar")
-    loop.advance(wf)
-    return loop, wf
-
-
 @pytest.mark.slow
 def test_keeping_the_change_and_raising_the_target_is_offered_and_ends_evidence_ready(tmp_path: Path) -> None:
-    loop, wf = _raise_choice(tmp_path, "phase 2 bullets 40% faster")
+    loop, wf = _to_choice(tmp_path, "phase 2 bullets 40% faster", lenient=True, settings=Settings(record_intent=True))
     d, state = loop.load(wf)
     assert state.status == Status.AWAITING_CHOICE
     first = Evaluation.model_validate(d.get(state.rounds[0].evaluation_hash))
@@ -185,7 +175,7 @@ def test_keeping_the_change_and_raising_the_target_is_offered_and_ends_evidence_
 
 @pytest.mark.slow
 def test_a_target_the_request_states_is_never_offered_raised(tmp_path: Path) -> None:
-    loop, wf = _raise_choice(tmp_path, "phase 2 bullets 40% faster, at most 3 hits")
+    loop, wf = _to_choice(tmp_path, "phase 2 bullets 40% faster, at most 3 hits", lenient=True)
     _, state = loop.load(wf)
     assert state.status == Status.AWAITING_CHOICE
     assert all(t.kind != "raise_target" for t in state.rounds[0].tradeoffs)
@@ -193,12 +183,7 @@ def test_a_target_the_request_states_is_never_offered_raised(tmp_path: Path) -> 
 
 @pytest.mark.slow
 def test_no_target_is_offered_raised_past_the_baselines_hard_limit(tmp_path: Path) -> None:
-    loop = WorkflowLoop(Workspace(tmp_path), clock=Clock())
-    baseline, source = active_baseline(loop.ws, 0.0)  # its targets are its limits
-    wf = loop.create("phase 2 bullets 40% faster", baseline, Settings(), baseline_source=source)
-    loop.advance(wf)
-    loop.authorize(wf, actor="omar")
-    loop.advance(wf)
+    loop, wf = _to_choice(tmp_path, "phase 2 bullets 40% faster")  # the committed baseline: targets = limits
     _, state = loop.load(wf)
     assert state.status == Status.AWAITING_CHOICE
     assert all(t.kind != "raise_target" for t in state.rounds[0].tradeoffs)
