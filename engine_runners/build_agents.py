@@ -38,6 +38,7 @@ exactly as a local run. One run:
 
 from __future__ import annotations
 
+import logging
 import time
 import tomllib
 from pathlib import Path
@@ -56,6 +57,7 @@ from gcv.contract.base import GcvModel
 CONFIG_FILE = "build_agents.toml"
 PLATFORMS = ("linux", "windows", "macos")
 MAX_RETRIES = 1          # a run survives one lost worker; the second ends it
+LOG = logging.getLogger(__name__)  # progress for a long run: which agent has it
 POLL_SECONDS = 0.5       # how often the driver asks the scheduler where its run is
 CONFIG_BYTES = 64 * 1024
 DATASET_PREFIX = "gcv-run-"  # what a dispatched run is published under on the scheduler (with its address)
@@ -356,6 +358,7 @@ class AgentRunner:
                     if where:
                         if where[0] not in seen:
                             seen.append(where[0])
+                            LOG.info("request %s... is running on build agent %s", digest[:12], where[0])
                         waiting_since = None
                     elif not _offering(workers, needed):
                         waiting_since = waiting_since or time.monotonic()
